@@ -1,0 +1,10 @@
+#ifndef CAROUSEL_CLIBPNG_SHIM_H
+#define CAROUSEL_CLIBPNG_SHIM_H
+#include <png.h>
+
+/// Compound format macros that Swift cannot import.
+static const png_uint_32 carousel_png_format_rgba = PNG_FORMAT_RGBA;
+static const png_uint_32 carousel_png_image_version = PNG_IMAGE_VERSION;
+static const png_uint_32 carousel_png_flag_16bit_srgb = PNG_IMAGE_FLAG_16BIT_sRGB;
+
+#endif

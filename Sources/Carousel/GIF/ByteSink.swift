@@ -1,0 +1,57 @@
+import Foundation
+
+/// Where encoded bytes go: a file, memory or standard output.
+public protocol ByteSink: AnyObject {
+    /// Appends `bytes`; throws when they cannot be written.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError)
+}
+
+extension ByteSink {
+    /// Appends `data`.
+    public func write(_ data: Data) throws(CarouselError) {
+        let result: Result<Void, CarouselError> = data.withUnsafeBytes { raw in
+            Result { () throws(CarouselError) in try self.write(raw) }
+        }
+        try result.get()
+    }
+}
+
+/// Collects bytes in memory.
+public final class MemorySink: ByteSink {
+    /// Everything written so far.
+    public private(set) var data = Data()
+
+    /// Creates an empty sink.
+    public init() {}
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+        data.append(contentsOf: bytes)
+    }
+}
+
+/// Writes to an open file descriptor (a temporary file, or standard output).
+public final class FileDescriptorSink: ByteSink {
+    private let fd: Int32
+    private let name: String
+    /// Bytes written so far.
+    public private(set) var count = 0
+
+    /// A sink over `fd`; `name` is used in errors. The caller keeps ownership of `fd`.
+    public init(fd: Int32, name: String) {
+        self.fd = fd
+        self.name = name
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .output(name, FileErrors.posixReason(errno))
+            }
+            offset += n
+        }
+        count += bytes.count
+    }
+}

@@ -1,0 +1,112 @@
+/// An 8-bit RGBA image with straight (non-premultiplied) alpha, rows top to bottom.
+///
+/// Pixels are plain values: a flat buffer of `width * height * 4` bytes, so every
+/// stage of the pipeline can hand images around, compare them with `==` and test
+/// them in memory.
+public struct RGBAImage: Equatable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// The pixels, `[r, g, b, a]` per pixel, row after row with no padding.
+    public var pixels: [UInt8]
+
+    /// Creates an image from its pixels.
+    ///
+    /// - Precondition: `pixels.count == width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+                     "RGBAImage: pixel buffer does not match \(width)x\(height)")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// Creates an image filled with one colour.
+    public init(width: Int, height: Int, fill: RGBA = .clear) {
+        self.width = width
+        self.height = height
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        if fill != .clear {
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                pixels[i] = fill.r
+                pixels[i + 1] = fill.g
+                pixels[i + 2] = fill.b
+                pixels[i + 3] = fill.a
+            }
+        }
+        self.pixels = pixels
+    }
+
+    /// The colour at column `x`, row `y`.
+    public subscript(x: Int, y: Int) -> RGBA {
+        get {
+            let i = (y * width + x) * 4
+            return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
+        }
+        set {
+            let i = (y * width + x) * 4
+            pixels[i] = newValue.r
+            pixels[i + 1] = newValue.g
+            pixels[i + 2] = newValue.b
+            pixels[i + 3] = newValue.a
+        }
+    }
+
+    /// Copies the `width x height` block at (`x`, `y`) of this image into a new image.
+    ///
+    /// The block must lie inside the image; the renderer's geometry guarantees it.
+    public func cropped(x: Int, y: Int = 0, width w: Int, height h: Int) -> RGBAImage {
+        precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height,
+                     "RGBAImage.cropped: \(w)x\(h) at (\(x), \(y)) is outside \(width)x\(height)")
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<h {
+                    let from = ((y + row) * width + x) * 4
+                    let to = row * w * 4
+                    (dst.baseAddress! + to).update(from: src.baseAddress! + from, count: w * 4)
+                }
+            }
+        }
+        return RGBAImage(width: w, height: h, pixels: out)
+    }
+
+    /// Copies `source` into this image with its top-left corner at (`x`, `y`), replacing pixels.
+    ///
+    /// Parts of `source` that fall outside this image are dropped.
+    public mutating func paste(_ source: RGBAImage, x: Int, y: Int) {
+        let x0 = max(0, x), x1 = min(width, x + source.width)
+        let y0 = max(0, y), y1 = min(height, y + source.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let count = (x1 - x0) * 4
+        source.pixels.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                for row in y0..<y1 {
+                    let from = ((row - y) * source.width + (x0 - x)) * 4
+                    let to = (row * width + x0) * 4
+                    (dst.baseAddress! + to).update(from: src.baseAddress! + from, count: count)
+                }
+            }
+        }
+    }
+
+    /// Composites every pixel over an opaque-or-not `background` (Porter-Duff "over").
+    ///
+    /// With an opaque background the result is opaque; this is how transparent
+    /// pixels of an item take the carousel's background colour.
+    public func composited(over background: RGBA) -> RGBAImage {
+        var out = self
+        out.pixels.withUnsafeMutableBufferPointer { p in
+            for i in stride(from: 0, to: p.count, by: 4) {
+                let pixel = RGBA(r: p[i], g: p[i + 1], b: p[i + 2], a: p[i + 3])
+                let c = pixel.over(background)
+                p[i] = c.r
+                p[i + 1] = c.g
+                p[i + 2] = c.b
+                p[i + 3] = c.a
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,145 @@
+/// Where the current item sits in the viewport.
+public enum Alignment: String, CaseIterable, Codable, Sendable {
+    /// The current item's left edge at the viewport's left edge.
+    case start
+    /// The current item centred, neighbours peeking on both sides.
+    case center
+}
+
+/// How many clones the padded strip gets on each side.
+public enum ClonePolicy: Equatable, Sendable, CustomStringConvertible {
+    /// The fewest the geometry needs, per side.
+    case auto
+    /// Exactly this many per side; an error if the geometry needs more.
+    case count(Int)
+    /// Whole copies of the set on each side (as many sets as the geometry needs, at least one).
+    case set
+
+    /// Parses `auto`, `set` or a non-negative integer.
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "set": self = .set
+        default:
+            guard let k = Int(text), k >= 0 else { return nil }
+            self = .count(k)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .set: return "set"
+        case .count(let k): return String(k)
+        }
+    }
+}
+
+/// The carousel's geometry (spec section 2): pitch, alignment offset, clones, strip offsets.
+///
+/// Pure integer arithmetic, so every frame's offset is exact. The periodic strip
+/// S has item `j mod N` at `x = j * pitch` for every integer `j`; the padded strip
+/// holds items `-leftClones ..< N + rightClones` of S, each followed by its gap.
+public struct Geometry: Equatable, Sendable {
+    /// Number of real items, N.
+    public let count: Int
+    /// Viewport width W.
+    public let width: Int
+    /// Viewport height H (also the item height).
+    public let height: Int
+    /// Item width.
+    public let itemWidth: Int
+    /// Gap between items.
+    public let spacing: Int
+    /// Alignment of the current item.
+    public let alignment: Alignment
+    /// Clones before the first real item.
+    public let leftClones: Int
+    /// Clones after the last real item.
+    public let rightClones: Int
+
+    /// Builds the geometry and resolves `clones` against what it needs.
+    public init(count: Int, width: Int, height: Int, itemWidth: Int, spacing: Int,
+                alignment: Alignment, clones: ClonePolicy) throws(CarouselError) {
+        guard count >= 1 else { throw .noImages }
+        guard width > 0, height > 0 else { throw .option("--size", "must be positive, got \(width)x\(height)") }
+        guard itemWidth > 0 else { throw .option("--item-width", "must be positive, got \(itemWidth)") }
+        guard spacing >= 0 else { throw .option("--spacing", "must be zero or positive, got \(spacing)") }
+        self.count = count
+        self.width = width
+        self.height = height
+        self.itemWidth = itemWidth
+        self.spacing = spacing
+        self.alignment = alignment
+        let need = Geometry.minimumClones(width: width, itemWidth: itemWidth, spacing: spacing, alignment: alignment)
+        switch clones {
+        case .auto:
+            (leftClones, rightClones) = need
+        case .count(let k):
+            guard k >= max(need.left, need.right) else {
+                throw .option("--clones", "\(k) per side is too few for this layout; it needs at least \(max(need.left, need.right)) (\(need.left) before, \(need.right) after)")
+            }
+            (leftClones, rightClones) = (k, k)
+        case .set:
+            let sets = max(1, (max(need.left, need.right) + count - 1) / count)
+            (leftClones, rightClones) = (sets * count, sets * count)
+        }
+    }
+
+    /// Distance between the left edges of neighbouring items.
+    public var pitch: Int { itemWidth + spacing }
+
+    /// The alignment offset `a`: 0 for start, `floor((W - itemWidth) / 2)` for center.
+    public var alignOffset: Int {
+        switch alignment {
+        case .start: return 0
+        case .center: return floorDiv(width - itemWidth, 2)
+        }
+    }
+
+    /// Width of the padded strip: `(leftClones + N + rightClones) * pitch`.
+    public var stripWidth: Int { (leftClones + count + rightClones) * pitch }
+
+    /// Offset in the periodic strip at position `p` (pages): `round(p * pitch) - a`, half up.
+    public func x0(at position: Double) -> Int {
+        Int((position * Double(pitch) + 0.5).rounded(.down)) - alignOffset
+    }
+
+    /// The column of the padded strip that shows periodic-strip column `x0`.
+    ///
+    /// Unshifted when the viewport fits there (every `next`/`prev` move from a real
+    /// page does); otherwise shifted by whole periods `N * pitch`, which shows the
+    /// same pixels: the recentring an iOS carousel does with a non-animated
+    /// `setContentOffset` during a long `goto`.
+    public func stripX(forX0 x0: Int) -> Int {
+        let period = count * pitch
+        var x = x0 + leftClones * pitch
+        if x < 0 { x += ceilDiv(-x, period) * period }
+        let overflow = x + width - stripWidth
+        if overflow > 0 { x -= ceilDiv(overflow, period) * period }
+        return x
+    }
+
+    /// The fewest clones per side for moves of one page from any real page.
+    ///
+    /// Positions range over `[-1, N]` pages (a `prev` from the first page settles
+    /// on the clone before it, a `next` from the last on the clone after it), so
+    /// the viewport spans periodic columns `-pitch - a ..< N * pitch - a + W`.
+    public static func minimumClones(width: Int, itemWidth: Int, spacing: Int,
+                                     alignment: Alignment) -> (left: Int, right: Int) {
+        let pitch = itemWidth + spacing
+        let a = alignment == .start ? 0 : floorDiv(width - itemWidth, 2)
+        return (max(0, ceilDiv(pitch + a, pitch)), max(0, ceilDiv(width - a, pitch)))
+    }
+}
+
+/// Integer division rounding toward minus infinity.
+func floorDiv(_ a: Int, _ b: Int) -> Int {
+    let q = a / b
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+}
+
+/// Integer division rounding toward plus infinity.
+func ceilDiv(_ a: Int, _ b: Int) -> Int {
+    -floorDiv(-a, b)
+}

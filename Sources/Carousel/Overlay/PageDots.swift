@@ -1,0 +1,151 @@
+import Foundation
+
+/// Where the page dots go.
+public enum DotsPlacement: String, CaseIterable, Codable, Sendable {
+    /// Over the viewport, centres 16 px above its bottom edge.
+    case overlay
+    /// In a 32 px band of background below the viewport (a section footer).
+    case footer
+    /// No dots.
+    case none
+}
+
+/// When the current dot changes during a move.
+public enum DotsSwitch: String, CaseIterable, Codable, Sendable {
+    /// `round(p) mod N`, as a scroll view delegate computes it.
+    case half
+    /// The target page as soon as a move begins.
+    case start
+    /// The target page when the move ends.
+    case end
+
+    /// The lit page for a frame.
+    public func page(for state: FrameState, count: Int) -> Int {
+        switch self {
+        case .half:
+            let nearest = Int((state.position + 0.5).rounded(.down))
+            return ((nearest % count) + count) % count
+        case .start:
+            return state.to
+        case .end:
+            return state.from
+        }
+    }
+}
+
+/// The look of the page dots (spec section 4), and how to draw them.
+public struct PageDots: Equatable, Sendable {
+    /// Height of the footer band.
+    public static let footerHeight = 32
+    /// Distance of the dot centres above the viewport's bottom edge in overlay mode.
+    public static let overlayInset = 16
+
+    /// Placement.
+    public var placement: DotsPlacement = .overlay
+    /// Diameter in pixels.
+    public var size: Double = 8
+    /// Gap between neighbouring dots in pixels.
+    public var gap: Double = 8
+    /// Colour of the other dots.
+    public var color = RGBA(r: 0x80, g: 0x80, b: 0x80)
+    /// Colour of the current dot.
+    public var currentColor = RGBA.white
+
+    /// Creates the default UIPageControl look.
+    public init() {}
+
+    /// One dot to draw: centre and diameter.
+    public struct Dot: Equatable, Sendable {
+        /// Centre x.
+        public let x: Double
+        /// Centre y.
+        public let y: Double
+        /// Diameter.
+        public let diameter: Double
+    }
+
+    /// Extra rows the output gets below the viewport.
+    public var extraHeight: Int { placement == .footer ? PageDots.footerHeight : 0 }
+
+    /// The dots for `count` pages with `current` lit, in a frame of `width x viewportHeight`.
+    ///
+    /// The row is centred. When it is wider than the viewport less one dot pitch of
+    /// margin, it behaves like iOS 14's page control: the dots nearest the current
+    /// one keep their full size and the others shrink (to 2/3, then 1/3) toward
+    /// both ends, and the row scrolls so the current dot stays in view; dots that
+    /// would leave the row are not drawn.
+    public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {
+        guard placement != .none, count > 1 else { return [] }
+        let y = placement == .overlay
+            ? Double(viewportHeight - PageDots.overlayInset)
+            : Double(viewportHeight) + Double(PageDots.footerHeight) / 2
+        let pitch = size + gap
+        let fullWidth = Double(count) * size + Double(count - 1) * gap
+        let available = Double(width) - pitch
+        if fullWidth <= available || count <= 3 {
+            let left = Double(width) / 2 - fullWidth / 2 + size / 2
+            return (0..<count).map { Dot(x: left + Double($0) * pitch, y: y, diameter: size) }
+        }
+        // Visible slots, odd so the window can centre on the current dot.
+        var slots = max(3, Int((available + gap) / pitch))
+        if slots % 2 == 0 { slots -= 1 }
+        slots = min(slots, count)
+        let half = slots / 2
+        let first = min(max(0, current - half), count - slots)
+        let left = Double(width) / 2 - (Double(slots) * pitch - gap) / 2 + size / 2
+        return (0..<slots).map { s in
+            let page = first + s
+            let fromEdge = min(s, slots - 1 - s)
+            let moreBeyond = (s == 0 && first > 0) || (s == slots - 1 && first + slots < count)
+            let nearBeyond = (s == 1 && first > 0) || (s == slots - 2 && first + slots < count)
+            var scale = 1.0
+            if page != current && fromEdge <= 1 {
+                if moreBeyond { scale = 1.0 / 3 } else if nearBeyond { scale = 2.0 / 3 }
+            }
+            return Dot(x: left + Double(s) * pitch, y: y, diameter: size * scale)
+        }
+    }
+
+    /// Which page each dot of `layout(count:current:...)` stands for.
+    public func pages(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Int] {
+        let dots = layout(count: count, current: current, width: width, viewportHeight: viewportHeight)
+        guard dots.count < count else { return Array(0..<dots.count) }
+        let half = dots.count / 2
+        let first = min(max(0, current - half), count - dots.count)
+        return Array(first..<(first + dots.count))
+    }
+
+    /// Draws the dots onto `image` (whose top `viewportHeight` rows are the viewport).
+    public func draw(on image: inout RGBAImage, count: Int, current: Int, viewportHeight: Int) {
+        let dots = layout(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
+        let pages = self.pages(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
+        for (dot, page) in zip(dots, pages) {
+            PageDots.fillCircle(&image, dot: dot, color: page == current ? currentColor : color)
+        }
+    }
+
+    /// Fills a disc with anti-aliased edges: each pixel is covered by the share of its
+    /// 4x4 sub-samples inside the circle, and the colour is blended by that coverage.
+    static func fillCircle(_ image: inout RGBAImage, dot: Dot, color: RGBA) {
+        let r = dot.diameter / 2
+        guard r > 0 else { return }
+        let x0 = max(0, Int((dot.x - r).rounded(.down))), x1 = min(image.width - 1, Int((dot.x + r).rounded(.up)))
+        let y0 = max(0, Int((dot.y - r).rounded(.down))), y1 = min(image.height - 1, Int((dot.y + r).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return }
+        let n = 4
+        for py in y0...y1 {
+            for px in x0...x1 {
+                var inside = 0
+                for sy in 0..<n {
+                    let dy = Double(py) + (Double(sy) + 0.5) / Double(n) - dot.y
+                    for sx in 0..<n {
+                        let dx = Double(px) + (Double(sx) + 0.5) / Double(n) - dot.x
+                        if dx * dx + dy * dy <= r * r { inside += 1 }
+                    }
+                }
+                guard inside > 0 else { continue }
+                image[px, py] = color.over(image[px, py], coverage: Double(inside) / Double(n * n))
+            }
+        }
+    }
+}

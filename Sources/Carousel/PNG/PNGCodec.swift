@@ -1,0 +1,95 @@
+import CLibPNG
+import Foundation
+
+/// Reads and writes PNG through libpng's simplified API (`png_image_*`).
+///
+/// The simplified API reports errors by return value and a message in the
+/// `png_image`, so no `setjmp` is needed. Every colour type, bit depth and
+/// interlace method libpng supports is decoded into ``RGBAImage``.
+public enum PNGCodec {
+    /// The largest image accepted, in pixels (64 Mi = 67,108,864, e.g. 8192 x 8192).
+    ///
+    /// The cap is checked from the header, before any pixel memory is allocated.
+    public static let maximumPixels = 64 * 1024 * 1024
+
+    /// Decodes the PNG file at `url`.
+    ///
+    /// 16-bit images without gamma information are taken as sRGB-encoded, as
+    /// image editors write them, and rounded to 8 bits.
+    public static func decode(contentsOf url: URL, maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
+        let name = url.path
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadable(file: name, reason: FileErrors.reason(error, path: name))
+        }
+        return try decode(data, name: name, maximumPixels: maximumPixels)
+    }
+
+    /// Decodes PNG `data`; `name` is used in errors.
+    public static func decode(_ data: Data, name: String = "<memory>", maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
+        var image = png_image()
+        image.version = carousel_png_image_version
+        let began = data.withUnsafeBytes { raw in
+            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
+        }
+        guard began != 0 else {
+            let reason = message(of: image)
+            png_image_free(&image)
+            throw .invalid(file: name, reason: reason == "" ? "not a PNG file" : reason)
+        }
+        defer { png_image_free(&image) }
+        let width = Int(image.width), height = Int(image.height)
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maximumPixels,
+              width <= maximumPixels, height <= maximumPixels else {
+            throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
+        }
+        image.format = carousel_png_format_rgba
+        image.flags |= carousel_png_flag_16bit_srgb
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = data.withUnsafeBytes { _ in
+            pixels.withUnsafeMutableBytes { buffer in
+                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            }
+        }
+        guard finished != 0 else {
+            throw .invalid(file: name, reason: message(of: image))
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory.
+    public static func encode(_ image: RGBAImage, name: String = "<memory>") throws(PNGError) -> Data {
+        var png = png_image()
+        png.version = carousel_png_image_version
+        png.width = UInt32(image.width)
+        png.height = UInt32(image.height)
+        png.format = carousel_png_format_rgba
+        defer { png_image_free(&png) }
+        var size = 0
+        let sized = image.pixels.withUnsafeBytes { raw in
+            png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, Int32(image.width * 4), nil)
+        }
+        guard sized != 0, size > 0 else {
+            throw .encodingFailed(file: name, reason: message(of: png))
+        }
+        var out = Data(count: size)
+        let written = out.withUnsafeMutableBytes { dst in
+            image.pixels.withUnsafeBytes { raw in
+                png_image_write_to_memory(&png, dst.baseAddress, &size, 0, raw.baseAddress, Int32(image.width * 4), nil)
+            }
+        }
+        guard written != 0 else {
+            throw .encodingFailed(file: name, reason: message(of: png))
+        }
+        return out.prefix(size)
+    }
+
+    private static func message(of image: png_image) -> String {
+        var copy = image.message
+        return withUnsafeBytes(of: &copy) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}

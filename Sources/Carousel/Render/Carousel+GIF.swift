@@ -1,0 +1,45 @@
+extension Carousel {
+    /// Encodes every frame as a looping GIF on `sink`; `name` is used in errors.
+    ///
+    /// Consecutive identical frames merge into one GIF frame with the summed delay.
+    /// Frames stream to giflib one at a time: memory holds the strip and two frames.
+    /// `progress` is called with (frames done, total) after each frame.
+    public func writeGIF(to sink: any ByteSink, name: String,
+                         progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
+        let writer = try GIFWriter(sink: sink, name: name, width: width, height: height, loop: options.loop)
+        let quantizer = Quantizer(maxColors: options.colors)
+        var pending: (image: RGBAImage, key: FrameKey, delay: Int)?
+        for i in 0..<frameCount {
+            let key = FrameKey(stripX: info(i).stripX, page: page(i))
+            let delay = FrameInfo.delay(frame: i, fps: options.fps)
+            if var held = pending, held.key == key || held.image == frame(i), held.delay + delay <= 65535 {
+                held.delay += delay
+                held.key = key
+                pending = held
+            } else {
+                if let held = pending {
+                    try writer.write(quantizer.quantize(held.image), delay: held.delay)
+                }
+                pending = (frame(i), key, delay)
+            }
+            progress(i + 1, frameCount)
+        }
+        if let held = pending {
+            try writer.write(quantizer.quantize(held.image), delay: held.delay)
+        }
+        try writer.close()
+    }
+
+    /// The GIF as bytes in memory.
+    public func gifData() throws(CarouselError) -> [UInt8] {
+        let sink = MemorySink()
+        try writeGIF(to: sink, name: "<memory>")
+        return [UInt8](sink.data)
+    }
+}
+
+/// What decides a frame's picture: the same key always gives the same picture.
+struct FrameKey: Equatable {
+    let stripX: Int
+    let page: Int
+}

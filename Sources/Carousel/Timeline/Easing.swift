@@ -1,0 +1,165 @@
+import Foundation
+
+/// A timing curve E mapping progress 0...1 of a move to progress 0...1 of its distance.
+///
+/// E(0) = 0 and E(1) = 1 exactly for every curve.
+public enum Easing: Equatable, Sendable, CustomStringConvertible {
+    /// Constant speed.
+    case linear
+    /// A CSS/Core Animation cubic Bézier through (0,0), (x1,y1), (x2,y2), (1,1).
+    case cubicBezier(Double, Double, Double, Double)
+    /// A damped spring (damping ratio, response in seconds), as SwiftUI's `.spring(response:dampingFraction:)`.
+    case spring(damping: Double, response: Double)
+
+    /// CSS `ease`.
+    public static let ease = Easing.cubicBezier(0.25, 0.1, 0.25, 1)
+    /// CSS `ease-in`.
+    public static let easeIn = Easing.cubicBezier(0.42, 0, 1, 1)
+    /// CSS `ease-out`.
+    public static let easeOut = Easing.cubicBezier(0, 0, 0.58, 1)
+    /// CSS `ease-in-out`, the default move.
+    public static let easeInOut = Easing.cubicBezier(0.42, 0, 0.58, 1)
+
+    /// The names accepted besides `cubic-bezier(...)` and `spring(...)`.
+    public static let names = ["linear", "ease", "ease-in", "ease-out", "ease-in-out"]
+
+    /// What `--help` and errors list as the accepted forms.
+    public static let accepted = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) or spring(DAMPING,RESPONSE)"
+
+    /// Parses a name, `cubic-bezier(x1,y1,x2,y2)` (x1 and x2 in 0...1) or `spring(DAMPING,RESPONSE)` (both > 0).
+    public init?(_ text: String) {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch t {
+        case "linear": self = .linear
+        case "ease": self = .ease
+        case "ease-in": self = .easeIn
+        case "ease-out": self = .easeOut
+        case "ease-in-out": self = .easeInOut
+        default:
+            if let args = Easing.arguments(t, function: "cubic-bezier"), args.count == 4,
+               (0...1).contains(args[0]), (0...1).contains(args[2]) {
+                self = .cubicBezier(args[0], args[1], args[2], args[3])
+            } else if let args = Easing.arguments(t, function: "spring"), args.count == 2,
+                      args[0] > 0, args[1] > 0 {
+                self = .spring(damping: args[0], response: args[1])
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private static func arguments(_ text: String, function: String) -> [Double]? {
+        guard text.hasPrefix(function + "("), text.hasSuffix(")") else { return nil }
+        let inner = text.dropFirst(function.count + 1).dropLast()
+        let values = inner.split(separator: ",", omittingEmptySubsequences: false).map {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard values.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
+        return values.map { $0! }
+    }
+
+    public var description: String {
+        switch self {
+        case .linear: return "linear"
+        case .spring(let d, let r): return "spring(\(d),\(r))"
+        case let .cubicBezier(x1, y1, x2, y2):
+            switch self {
+            case .ease: return "ease"
+            case .easeIn: return "ease-in"
+            case .easeOut: return "ease-out"
+            case .easeInOut: return "ease-in-out"
+            default: return "cubic-bezier(\(x1),\(y1),\(x2),\(y2))"
+            }
+        }
+    }
+
+    /// E(u) for progress `u` of a move lasting `duration` seconds (the spring needs real time).
+    public func value(at u: Double, duration: Double) -> Double {
+        if u <= 0 { return 0 }
+        if u >= 1 { return 1 }
+        switch self {
+        case .linear:
+            return u
+        case let .cubicBezier(x1, y1, x2, y2):
+            return CubicBezier(x1: x1, y1: y1, x2: x2, y2: y2).y(atX: u)
+        case let .spring(damping, response):
+            return Spring(damping: damping, response: response).eased(u, duration: duration)
+        }
+    }
+}
+
+/// A unit cubic Bézier solved for y at a given x: Newton's method, falling back to bisection.
+struct CubicBezier {
+    let x1, y1, x2, y2: Double
+
+    func y(atX x: Double) -> Double {
+        sample(y1, y2, solve(x))
+    }
+
+    /// The curve parameter s with x(s) = x, to 1e-12.
+    func solve(_ x: Double) -> Double {
+        var s = x
+        for _ in 0..<8 {
+            let error = sample(x1, x2, s) - x
+            if abs(error) < 1e-12 { return s }
+            let slope = derivative(x1, x2, s)
+            if abs(slope) < 1e-9 { break }
+            s -= error / slope
+            if s < 0 || s > 1 { break }
+        }
+        var lo = 0.0, hi = 1.0
+        s = x
+        for _ in 0..<100 {
+            let value = sample(x1, x2, s)
+            if abs(value - x) < 1e-12 { return s }
+            if value < x { lo = s } else { hi = s }
+            s = (lo + hi) / 2
+        }
+        return s
+    }
+
+    private func sample(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
+        let c = 3 * p1, b = 3 * (p2 - p1) - c, a = 1 - c - b
+        return ((a * s + b) * s + c) * s
+    }
+
+    private func derivative(_ p1: Double, _ p2: Double, _ s: Double) -> Double {
+        let c = 3 * p1, b = 3 * (p2 - p1) - c, a = 1 - c - b
+        return (3 * a * s + 2 * b) * s + c
+    }
+}
+
+/// A damped harmonic oscillator from 0 to 1 with zero initial velocity.
+///
+/// `response` is the undamped period in seconds (stiffness `(2π / response)²`,
+/// unit mass), `damping` the damping ratio: below 1 it overshoots, 1 is critical.
+struct Spring {
+    let damping: Double
+    let response: Double
+
+    /// Displacement toward the target at `t` seconds, 0 at t = 0 and tending to 1.
+    func displacement(_ t: Double) -> Double {
+        let omega = 2 * Double.pi / response
+        let z = damping
+        if z < 1 {
+            let wd = omega * (1 - z * z).squareRoot()
+            return 1 - exp(-z * omega * t) * (cos(wd * t) + z * omega / wd * sin(wd * t))
+        } else if z == 1 {
+            return 1 - exp(-omega * t) * (1 + omega * t)
+        } else {
+            let r = (z * z - 1).squareRoot()
+            let r1 = -omega * (z - r), r2 = -omega * (z + r)
+            return 1 - (r2 * exp(r1 * t) - r1 * exp(r2 * t)) / (r2 - r1)
+        }
+    }
+
+    /// The spring over a move of `duration` seconds, ending exactly on the target.
+    ///
+    /// Whatever displacement is left at the end of the move (none once the spring
+    /// has settled) is removed with a smoothstep weight, so E(1) = 1 with no jump.
+    func eased(_ u: Double, duration: Double) -> Double {
+        let residual = 1 - displacement(duration)
+        let weight = u * u * (3 - 2 * u)
+        return displacement(u * duration) + residual * weight
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Carousel
+import Foundation
+
+/// `carousel`: renders an iOS-style infinite carousel to a GIF or PNG frames.
+@main
+struct CarouselCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carousel",
+        abstract: "Render the infinite carousel of an iOS app (paging banner with page dots) to a GIF or PNG frames.",
+        subcommands: [Render.self, Frame.self, Frames.self, Strip.self]
+    )
+
+    /// Parses, runs, and turns every failure into one line on stderr and an exit status:
+    /// 1 for bad input, 64 for usage errors.
+    static func main() {
+        let outcome = execute(Array(CommandLine.arguments.dropFirst()))
+        if let output = outcome.output { print(output) }
+        if let error = outcome.error { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
+        Foundation.exit(outcome.status)
+    }
+
+    /// What a run ends with: exit status, text for stdout (help) and the error line, if any.
+    struct Outcome: Equatable {
+        var status: Int32
+        var output: String?
+        var error: String?
+    }
+
+    /// Runs `arguments` in process and reports the outcome instead of exiting.
+    static func execute(_ arguments: [String]) -> Outcome {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            return Outcome(status: 0)
+        } catch let error as CarouselError {
+            return Outcome(status: error.isUsage ? 64 : 1, error: error.description)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { return Outcome(status: 0, output: fullMessage(for: error)) }
+            var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            if line.lowercased().hasPrefix("error: ") { line = String(line.dropFirst(7)) }
+            return Outcome(status: code == .validationFailure ? 64 : code.rawValue, error: line)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Carousel
+import Foundation
+
+/// `carousel frame`: one frame as PNG, for snapshot tests.
+struct Frame: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the frame shown at a time as PNG (exactly as the GIF shows it, before palette reduction).")
+
+    @OptionGroup var arguments: CarouselArguments
+
+    @Option(help: ArgumentHelp("Time in seconds; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
+    var at: Double
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
+    var output: String
+
+    func run() throws {
+        let start = Date()
+        let carousel = try arguments.carousel()
+        let index = try carousel.frameIndex(at: at)
+        let data = try encode(carousel.frame(index), name: output)
+        try AtomicOutput.write(data, to: output)
+        Progress(quiet: arguments.quiet, start: start)
+            .finish("\(output): frame \(index) of \(carousel.frameCount), \(data.count) bytes")
+    }
+}
+
+/// `carousel frames`: every frame as PNG plus frames.json.
+struct Frames: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write every frame as DIR/frame-00000.png ... and DIR/frames.json.")
+
+    @OptionGroup var arguments: CarouselArguments
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder (new, empty, or a previous frames output).", valueName: "DIR"))
+    var output: String
+
+    func run() throws {
+        let start = Date()
+        let carousel = try arguments.carousel()
+        let reporter = Progress(quiet: arguments.quiet, start: start)
+        try AtomicOutput.writeFolder(at: output, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
+            for i in 0..<carousel.frameCount {
+                let name = FramesFolder.fileName(i)
+                let data = try encode(carousel.frame(i), name: name)
+                do {
+                    try data.write(to: folder.appendingPathComponent(name))
+                } catch {
+                    throw .output(output, "cannot write \(name)")
+                }
+                reporter.frame(i + 1, of: carousel.frameCount)
+            }
+            do {
+                try Data(FramesFolder.json(carousel).utf8).write(to: folder.appendingPathComponent("frames.json"))
+            } catch {
+                throw .output(output, "cannot write frames.json")
+            }
+        }
+        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.duration)) s")
+    }
+}
+
+/// `carousel strip`: the padded strip.
+struct Strip: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the padded strip (clones, items, clones) the frames are cut from, as PNG.")
+
+    @OptionGroup var arguments: CarouselArguments
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
+    var output: String
+
+    func run() throws {
+        let start = Date()
+        let carousel = try arguments.carousel()
+        let data = try encode(carousel.strip, name: output)
+        try AtomicOutput.write(data, to: output)
+        let g = carousel.geometry
+        Progress(quiet: arguments.quiet, start: start)
+            .finish("\(output): \(g.stripWidth)x\(g.height), \(g.leftClones) + \(g.count) + \(g.rightClones) items, \(data.count) bytes")
+    }
+}
+
+private func encode(_ image: RGBAImage, name: String) throws(CarouselError) -> Data {
+    do {
+        return try PNGCodec.encode(image, name: name)
+    } catch {
+        throw .image(error)
+    }
+}
