@@ -6,5 +6,6 @@
 static const png_uint_32 carousel_png_format_rgba = PNG_FORMAT_RGBA;
 static const png_uint_32 carousel_png_image_version = PNG_IMAGE_VERSION;
 static const png_uint_32 carousel_png_flag_16bit_srgb = PNG_IMAGE_FLAG_16BIT_sRGB;
+static const png_uint_32 carousel_png_format_linear_rgba = PNG_FORMAT_LINEAR_RGB_ALPHA;
 
 #endif

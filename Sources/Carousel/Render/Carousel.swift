@@ -64,7 +64,12 @@ public struct Carousel: Sendable {
 
     /// Frame `i`: the viewport's crop of the strip, with the footer and dots.
     public func frame(_ i: Int) -> RGBAImage {
-        let stripX = geometry.stripX(forX0: geometry.x0(at: states[i].position))
+        picture(at: states[i].position, page: page(i))
+    }
+
+    /// The picture at position `position` (pages) with page `page` lit: what any frame at that position shows.
+    public func picture(at position: Double, page: Int) -> RGBAImage {
+        let stripX = geometry.stripX(forX0: geometry.x0(at: position))
         let view = strip.cropped(x: stripX, width: geometry.width, height: geometry.height)
         var image: RGBAImage
         if options.dots.extraHeight > 0 {
@@ -73,7 +78,7 @@ public struct Carousel: Sendable {
         } else {
             image = view
         }
-        options.dots.draw(on: &image, count: geometry.count, current: page(i), viewportHeight: geometry.height)
+        options.dots.draw(on: &image, count: geometry.count, current: page, viewportHeight: geometry.height)
         return image
     }
 

@@ -140,4 +140,15 @@ public struct FrameState: Equatable, Sendable {
     public let moving: Bool
     /// Whether this frame comes right after a jump from a clone to its real page.
     public let jumped: Bool
+
+    /// Creates a frame state (the timeline makes these; tests and custom renderers may too).
+    public init(index: Int, time: Double, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool) {
+        self.index = index
+        self.time = time
+        self.position = position
+        self.from = from
+        self.to = to
+        self.moving = moving
+        self.jumped = jumped
+    }
 }

@@ -1,0 +1,60 @@
+import Carousel
+import Testing
+
+struct GIFWriterTests {
+    /// Frames of few colours, each a different picture.
+    static func frames(count: Int, width: Int = 24, height: Int = 10) -> [IndexedFrame] {
+        (0..<count).map { k in
+            var image = RGBAImage(width: width, height: height, fill: RGBA(r: UInt8(40 * k), g: 200, b: 10))
+            for x in 0..<width { image[x, (x + k) % height] = RGBA(r: 255, g: UInt8(x * 9), b: UInt8(k * 30)) }
+            return Quantizer().quantize(image)
+        }
+    }
+
+    @Test(arguments: [LoopMode.forever, .plays(1), .plays(3)])
+    func roundTripsThroughGiflib(_ loop: LoopMode) throws {
+        let frames = Self.frames(count: 4)
+        let delays = [4, 2, 250, 7]
+        let sink = MemorySink()
+        let writer = try GIFWriter(sink: sink, name: "t.gif", width: 24, height: 10, loop: loop)
+        for (frame, delay) in zip(frames, delays) { try writer.write(frame, delay: delay) }
+        try writer.close()
+        let gif = try DecodedGIF([UInt8](sink.data))
+        #expect(gif.version == "GIF89a")
+        #expect(gif.width == 24 && gif.height == 10)
+        #expect(gif.loopCount == loop.netscapeCount)
+        #expect(gif.delays == delays)
+        #expect(gif.frames.count == 4)
+        for (decoded, frame) in zip(gif.frames, frames) {
+            #expect(differingPixels(decoded, frame.expanded()) == 0)
+        }
+        #expect(gif.paletteSizes.allSatisfy { $0 >= 2 && $0 & ($0 - 1) == 0 })
+        #expect(sink.data.last == 0x3B, "GIF trailer written once at the end")
+    }
+
+    @Test func loopModes() {
+        #expect(LoopMode("forever")?.netscapeCount == 0)
+        #expect(LoopMode("once")?.netscapeCount == nil)
+        #expect(LoopMode("1")?.netscapeCount == nil)
+        #expect(LoopMode("5")?.netscapeCount == 4)
+        #expect(LoopMode("0") == nil)
+        #expect(LoopMode("65537") == nil)
+        #expect(LoopMode("sometimes") == nil)
+    }
+
+    /// A failing sink surfaces as one error naming the output, and the writer still releases giflib's handle.
+    @Test func reportsWriteFailure() throws {
+        final class FullDisk: ByteSink {
+            var budget = 40
+            func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+                budget -= bytes.count
+                if budget < 0 { throw .output("full.gif", "No space left on device") }
+            }
+        }
+        #expect(throws: CarouselError.output("full.gif", "No space left on device")) {
+            let writer = try GIFWriter(sink: FullDisk(), name: "full.gif", width: 24, height: 10, loop: .forever)
+            for frame in Self.frames(count: 3) { try writer.write(frame, delay: 4) }
+            try writer.close()
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Carousel
+import Testing
+
+struct GeometryTests {
+    /// The three reference layouts and what `clones auto` gives them.
+    @Test(arguments: [
+        (640, 640, 0, Alignment.center, 1, 1),   // full-width pages: [last, 1...N, first]
+        (375, 343, 8, Alignment.center, 2, 2),   // peeking cells: two clones each side
+        (640, 320, 0, Alignment.start, 1, 2),
+        (640, 200, 10, Alignment.center, 3, 2),  // x0 up to 5*210-220 = 830, 830+640 = 1470 = 7*210
+    ])
+    func minimumClones(width: Int, item: Int, spacing: Int, align: Alignment, left: Int, right: Int) throws {
+        let g = try Geometry(count: 5, width: width, height: 10, itemWidth: item, spacing: spacing, alignment: align, clones: .auto)
+        #expect(g.leftClones == left && g.rightClones == right)
+    }
+
+    @Test func peekingOffsets() throws {
+        let g = try Geometry(count: 5, width: 375, height: 10, itemWidth: 343, spacing: 8, alignment: .center, clones: .auto)
+        #expect(g.pitch == 351 && g.alignOffset == 16)
+        #expect(g.x0(at: 0) == -16)
+        #expect(g.x0(at: 1) == 335)
+        #expect(g.x0(at: 0.5) == 160)  // round(175.5) = 176, half up
+        #expect(g.stripX(forX0: -16) == 2 * 351 - 16)
+    }
+
+    @Test func tooFewClonesIsAnError() {
+        #expect(throws: CarouselError.option("--clones", "1 per side is too few for this layout; it needs at least 2 (2 before, 2 after)")) {
+            try Geometry(count: 5, width: 375, height: 10, itemWidth: 343, spacing: 8, alignment: .center, clones: .count(1))
+        }
+    }
+
+    @Test func setRepeatsWholeSets() throws {
+        let g = try Geometry(count: 2, width: 400, height: 10, itemWidth: 100, spacing: 0, alignment: .center, clones: .set)
+        #expect(g.leftClones % 2 == 0 && g.leftClones >= 3)
+        #expect(g.rightClones % 2 == 0 && g.rightClones >= 3)
+    }
+
+    @Test func rejectsNonsense() {
+        #expect(throws: CarouselError.self) {
+            try Geometry(count: 3, width: 0, height: 10, itemWidth: 10, spacing: 0, alignment: .center, clones: .auto)
+        }
+        #expect(throws: CarouselError.self) {
+            try Geometry(count: 3, width: 10, height: 10, itemWidth: -1, spacing: 0, alignment: .center, clones: .auto)
+        }
+    }
+
+    struct Case: CustomStringConvertible, Sendable {
+        let n: Int, itemScale: Double, align: Alignment, spacing: Int, clones: ClonePolicy
+        var description: String { "N=\(n) item=\(itemScale)W \(align) spacing=\(spacing) clones=\(clones)" }
+    }
+
+    static let invariantCases: [Case] = {
+        var cases: [Case] = []
+        for n in [1, 2, 3, 5] {
+            for scale in [1.0, 0.8, 0.5] {
+                for align in Alignment.allCases {
+                    for spacing in [0, 10] {
+                        for clones in [ClonePolicy.auto, .set] {
+                            cases.append(Case(n: n, itemScale: scale, align: align, spacing: spacing, clones: clones))
+                        }
+                    }
+                }
+            }
+        }
+        return cases
+    }()
+
+    /// Every frame cut from the padded strip equals the same window of the periodic strip.
+    @Test(arguments: invariantCases)
+    func framesMatchPeriodicStrip(_ c: Case) throws {
+        let width = 60, height = 4
+        let itemWidth = Int(Double(width) * c.itemScale)
+        let items = Fixtures.items(c.n, width: itemWidth, height: height)
+        var options = CarouselOptions()
+        options.size = PixelSize(width: width, height: height)
+        options.itemWidth = itemWidth
+        options.spacing = c.spacing
+        options.align = c.align
+        options.clones = c.clones
+        options.dots.placement = .none
+        options.background = RGBA(r: 1, g: 2, b: 3)
+        options.fps = 10
+        options.hold = 0.2
+        options.duration = 0.5
+        let lastPage = c.n
+        options.script = try Script(parsing: "autoplay; prev; prev 0.3 linear; goto \(lastPage); next; goto 1 1; hold 0.1")
+        let carousel = try Carousel(images: items, options: options)
+        var checked = 0
+        for i in 0..<carousel.frameCount {
+            let info = carousel.info(i)
+            let expected = Fixtures.periodicWindow(items: items, x0: info.x0, width: width, height: height,
+                                                   pitch: itemWidth + c.spacing, background: options.background)
+            #expect(differingPixels(carousel.frame(i), expected) == 0, "\(c): frame \(i) at x0 \(info.x0)")
+            #expect(info.stripX >= 0 && info.stripX + width <= carousel.strip.width)
+            checked += 1
+        }
+        #expect(checked > 20)
+    }
+}

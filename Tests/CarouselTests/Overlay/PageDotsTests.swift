@@ -1,0 +1,112 @@
+import Carousel
+import Testing
+
+struct PageDotsTests {
+    /// Dot centres for N dots of a size and gap in a viewport of a width.
+    @Test(arguments: [
+        (5, 8.0, 8.0, 640, [288.0, 304, 320, 336, 352]),
+        (2, 10.0, 6.0, 100, [42.0, 58]),
+        (3, 8.0, 8.0, 375, [171.5, 187.5, 203.5]),
+        (4, 6.0, 10.0, 200, [76.0, 92, 108, 124]),
+    ])
+    func centres(_ n: Int, _ size: Double, _ gap: Double, _ width: Int, _ xs: [Double]) {
+        var dots = PageDots()
+        dots.size = size
+        dots.gap = gap
+        let layout = dots.layout(count: n, current: 0, width: width, viewportHeight: 200)
+        #expect(layout.map(\.x) == xs)
+        #expect(layout.allSatisfy { $0.y == 184 && $0.diameter == size })
+        dots.placement = .footer
+        #expect(dots.layout(count: n, current: 0, width: width, viewportHeight: 200).allSatisfy { $0.y == 216 })
+    }
+
+    @Test func hiddenForOnePageOrNone() {
+        var dots = PageDots()
+        #expect(dots.layout(count: 1, current: 0, width: 100, viewportHeight: 50).isEmpty)
+        dots.placement = .none
+        #expect(dots.layout(count: 5, current: 0, width: 100, viewportHeight: 50).isEmpty)
+    }
+
+    /// A row too wide for the viewport keeps the current dot full size and in view, and shrinks toward the ends.
+    @Test(arguments: [0, 1, 7, 20, 38, 39])
+    func shrinksWhenTooMany(_ current: Int) {
+        let dots = PageDots()
+        let layout = dots.layout(count: 40, current: current, width: 120, viewportHeight: 50)
+        let pages = dots.pages(count: 40, current: current, width: 120, viewportHeight: 50)
+        #expect(layout.count < 40 && layout.count == pages.count)
+        #expect(layout.allSatisfy { $0.x - $0.diameter / 2 >= 0 && $0.x + $0.diameter / 2 <= 120 })
+        let index = try? #require(pages.firstIndex(of: current))
+        #expect(index.map { layout[$0].diameter } == 8)
+        if pages.first != 0 { #expect(layout.first!.diameter < 8) }
+        if pages.last != 39 { #expect(layout.last!.diameter < 8) }
+    }
+
+    @Test func switchRules() {
+        let moving = FrameState(index: 3, time: 0.3, position: 1.6, from: 1, to: 2, moving: true, jumped: false)
+        #expect(DotsSwitch.half.page(for: moving, count: 5) == 2)
+        #expect(DotsSwitch.start.page(for: moving, count: 5) == 2)
+        #expect(DotsSwitch.end.page(for: moving, count: 5) == 1)
+        let early = FrameState(index: 1, time: 0.1, position: 4.4, from: 4, to: 0, moving: true, jumped: false)
+        #expect(DotsSwitch.half.page(for: early, count: 5) == 4)
+        let clone = FrameState(index: 9, time: 0.9, position: 5, from: 0, to: 0, moving: false, jumped: false)
+        #expect(DotsSwitch.half.page(for: clone, count: 5) == 0, "at a clone the real item's dot is lit")
+        let backward = FrameState(index: 2, time: 0.2, position: -0.6, from: 0, to: 4, moving: true, jumped: false)
+        #expect(DotsSwitch.half.page(for: backward, count: 5) == 4)
+    }
+
+    /// In every frame exactly the page the rule gives is lit, with exact colours at the dot centres.
+    @Test(arguments: DotsSwitch.allCases)
+    func exactlyOneCurrentDot(_ rule: DotsSwitch) throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.duration = 0.5
+        options.dotsSwitch = rule
+        options.dots.color = RGBA(r: 10, g: 20, b: 30)
+        options.dots.currentColor = RGBA(r: 250, g: 240, b: 230)
+        options.script = try Script(parsing: "autoplay; prev; goto 3")
+        let items = Fixtures.items(4, width: 120, height: 40)
+        let carousel = try Carousel(images: items, options: options)
+        let layout = options.dots.layout(count: 4, current: 0, width: 120, viewportHeight: 40)
+        for i in 0..<carousel.frameCount {
+            let frame = carousel.frame(i)
+            let lit = layout.indices.filter { frame[Int($0 == 0 ? layout[0].x : layout[$0].x), 24] == options.dots.currentColor }
+            let unlit = layout.indices.filter { frame[Int(layout[$0].x), 24] == options.dots.color }
+            #expect(lit == [carousel.page(i)], "frame \(i)")
+            #expect(unlit.count == 3, "frame \(i)")
+            #expect(carousel.page(i) == rule.page(for: carousel.states[i], count: 4))
+        }
+    }
+
+    @Test func translucentDotsBlend() {
+        var image = RGBAImage(width: 40, height: 20, fill: RGBA(r: 0, g: 0, b: 200))
+        var dots = PageDots()
+        dots.currentColor = RGBA(r: 255, g: 255, b: 255, a: 128)
+        dots.draw(on: &image, count: 2, current: 0, viewportHeight: 20)
+        let centre = dots.layout(count: 2, current: 0, width: 40, viewportHeight: 20)[0]
+        #expect(image[Int(centre.x), Int(centre.y)] == RGBA(r: 128, g: 128, b: 228))
+    }
+
+    /// Edges are anti-aliased: a ring of partly covered pixels between inside and outside.
+    @Test func antiAliasedEdges() {
+        var image = RGBAImage(width: 40, height: 40, fill: .black)
+        var dots = PageDots()
+        dots.size = 20
+        dots.draw(on: &image, count: 2, current: 0, viewportHeight: 40)
+        let values = Set((0..<40).flatMap { y in (0..<40).map { x in image[x, y].r } })
+        #expect(values.contains(0) && values.contains(255))
+        #expect(values.filter { $0 > 0 && $0 < 255 }.count > 4)
+    }
+
+    @Test func footerAddsBand() throws {
+        var options = CarouselOptions()
+        options.dots.placement = .footer
+        options.background = RGBA(r: 9, g: 9, b: 9)
+        options.script = try Script(parsing: "hold 0.1; next 0.2")
+        let carousel = try Carousel(images: Fixtures.items(3, width: 60, height: 30), options: options)
+        let frame = carousel.frame(0)
+        #expect(frame.width == 60 && frame.height == 62)
+        #expect(frame[0, 61] == options.background && frame[59, 31] == options.background)
+        #expect(frame[14, 46] == options.dots.currentColor && frame[30, 46] == options.dots.color)
+    }
+}

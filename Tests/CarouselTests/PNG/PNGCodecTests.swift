@@ -1,0 +1,68 @@
+import Carousel
+import Foundation
+import Testing
+
+struct PNGCodecTests {
+    @Test(arguments: PNGFixture.all)
+    func decodesGeneratedFixture(_ fixture: PNGFixture) throws {
+        let image = try PNGCodec.decode(fixture.data, name: "fixture.png")
+        #expect(image.width == fixture.width && image.height == fixture.height)
+        let expected = fixture.expected
+        if fixture.interlaced && fixture.bitDepth == 16 {
+            let difference = visibleDifference(image, expected)
+            #expect(difference.alpha == 0, "\(fixture)")
+            #expect(difference.color <= interlaced16BitTolerance, "\(fixture): colours differ by \(difference.color)")
+        } else {
+            #expect(differingPixels(image, expected) == 0, "\(fixture): max difference \(maximumChannelDifference(image, expected))")
+        }
+    }
+
+    @Test func coversEveryColorTypeDepthAndInterlace() {
+        let all = PNGFixture.all
+        for (type, depth) in PNGFixture.combinations {
+            #expect(all.contains { $0.colorType == type && $0.bitDepth == depth && $0.interlaced })
+            #expect(all.contains { $0.colorType == type && $0.bitDepth == depth && !$0.interlaced })
+        }
+    }
+
+    @Test func roundTripsThroughEncode() throws {
+        var image = RGBAImage(width: 37, height: 19)
+        for y in 0..<19 {
+            for x in 0..<37 {
+                image[x, y] = RGBA(r: UInt8(x * 7), g: UInt8(y * 13), b: UInt8((x * y) % 256), a: UInt8((x + y) * 6 % 256))
+            }
+        }
+        let data = try PNGCodec.encode(image)
+        #expect(differingPixels(try PNGCodec.decode(data), image) == 0)
+    }
+
+    /// A header claiming 60000x60000 fails from the header alone: the file has no pixel data to speak of.
+    @Test func refusesHugeImageFromHeader() throws {
+        var ihdr = Data()
+        ihdr.append(be32(60000))
+        ihdr.append(be32(60000))
+        ihdr.append(contentsOf: [8, 2, 0, 0, 0])
+        var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        file.append(PNGFixture.chunk("IHDR", ihdr))
+        file.append(PNGFixture.chunk("IDAT", PNGFixture.zlibStored(Data([0, 0, 0, 0]))))
+        file.append(PNGFixture.chunk("IEND", Data()))
+        #expect(throws: PNGError.tooLarge(file: "huge.png", width: 60000, height: 60000, limit: PNGCodec.maximumPixels)) {
+            try PNGCodec.decode(file, name: "huge.png")
+        }
+    }
+
+    @Test func namesMissingFile() {
+        #expect(throws: PNGError.unreadable(file: "/nonexistent/poster.png", reason: "no such file")) {
+            try PNGCodec.decode(contentsOf: URL(fileURLWithPath: "/nonexistent/poster.png"))
+        }
+    }
+
+    @Test func rejectsTruncatedFile() throws {
+        let data = PNGFixture(colorType: .rgb, bitDepth: 8, interlaced: false, width: 13, height: 11, transparency: false).data
+        let truncated = data.prefix(data.count - 40)
+        #expect(throws: PNGError.self) { try PNGCodec.decode(truncated, name: "cut.png") }
+        #expect(throws: PNGError.invalid(file: "text.png", reason: "Not a PNG file")) {
+            try PNGCodec.decode(Data("hello, world".utf8), name: "text.png")
+        }
+    }
+}

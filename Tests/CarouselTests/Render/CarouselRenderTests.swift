@@ -1,0 +1,124 @@
+import Carousel
+import CarouselSamples
+import Foundation
+import Testing
+
+struct CarouselRenderTests {
+    /// Items of a few flat colours, so every frame has at most 256 colours and the GIF is exact.
+    static func flatItems(_ n: Int, width: Int = 48, height: Int = 20) -> [RGBAImage] {
+        (0..<n).map { k in
+            var image = RGBAImage(width: width, height: height, fill: RGBA(r: UInt8(40 * k + 20), g: 90, b: UInt8(200 - 30 * k)))
+            for y in 4..<10 { for x in 6..<(12 + 4 * k) { image[x, y] = RGBA(r: 250, g: 250, b: UInt8(60 * k)) } }
+            return image
+        }
+    }
+
+    /// The GIF decodes (with giflib) to exactly the frames `frame(_:)` gives, merged frames with summed delays.
+    @Test(arguments: [DotsPlacement.overlay, .footer, .none])
+    func gifMatchesFrames(_ dots: DotsPlacement) throws {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.hold = 0.5
+        options.duration = 0.3
+        options.dots.placement = dots
+        options.script = try Script(parsing: "autoplay; prev; goto 3 0.4 ease")
+        let carousel = try Carousel(images: Self.flatItems(4), options: options)
+        let gif = try DecodedGIF(carousel.gifData())
+        #expect(gif.version == "GIF89a" && gif.loopCount == 0)
+        #expect(gif.width == carousel.width && gif.height == carousel.height)
+        var expanded: [RGBAImage] = []
+        for (frame, delay) in zip(gif.frames, gif.delays) {
+            #expect(delay >= 2)
+            #expect(delay % 5 == 0, "fps 20 gives 5 cs per frame")
+            expanded += Array(repeating: frame, count: delay / 5)
+        }
+        #expect(expanded.count == carousel.frameCount)
+        for i in 0..<min(expanded.count, carousel.frameCount) {
+            #expect(differingPixels(expanded[i], carousel.frame(i).composited(over: .black)) == 0, "frame \(i)")
+        }
+        for k in 1..<gif.frames.count {
+            #expect(differingPixels(gif.frames[k - 1], gif.frames[k]) > 0, "consecutive GIF frames \(k - 1), \(k) differ")
+        }
+        #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 20) }.reduce(0, +))
+    }
+
+    @Test func sameInputSameBytes() throws {
+        let carousel = try Carousel(images: Self.flatItems(3), options: CarouselOptions())
+        let again = try Carousel(images: Self.flatItems(3), options: CarouselOptions())
+        #expect(try carousel.gifData() == again.gifData())
+    }
+
+    @Test func onePageIsAStill() throws {
+        let carousel = try Carousel(images: Self.flatItems(1), options: CarouselOptions())
+        let gif = try DecodedGIF(carousel.gifData())
+        #expect(gif.frames.count == 1)
+        #expect(gif.delays == [(0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 25) }.reduce(0, +)])
+    }
+
+    /// Across every jump from a clone to its real page, the two frames are the same picture (dots on).
+    @Test(arguments: [DotsPlacement.overlay, .footer])
+    func jumpsAreInvisible(_ dots: DotsPlacement) throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.4
+        options.dots.placement = dots
+        options.size = PixelSize(width: 80, height: 20)
+        options.itemWidth = 60
+        options.spacing = 4
+        options.script = try Script(parsing: "autoplay 2; prev; hold 0.3; prev; next; next; hold 0.5")
+        let carousel = try Carousel(images: Fixtures.items(3, width: 60, height: 20), options: options)
+        let jumps = carousel.states.filter(\.jumped).map(\.index)
+        #expect(jumps.count >= 3)
+        for i in jumps {
+            #expect(carousel.info(i - 1).stripX != carousel.info(i).stripX, "the jump moves in the strip")
+            #expect(differingPixels(carousel.frame(i - 1), carousel.frame(i)) == 0, "frame \(i - 1) vs \(i)")
+        }
+    }
+
+    /// The default render of the sample images: 25 fps, hold 2 s, 0.3 s ease-in-out, one clone each side,
+    /// and its loop point: the last move lands on the clone of page 1, which shows exactly frame 0.
+    @Test func defaultRenderOfSamplesLoopsSeamlessly() throws {
+        let urls = SampleImages.urls
+        try #require(urls.count == 5)
+        let carousel = try Carousel(images: ImageInputs.load(urls), options: CarouselOptions())
+        #expect(carousel.width == 640 && carousel.height == 360)
+        #expect(carousel.geometry.leftClones == 1 && carousel.geometry.rightClones == 1)
+        #expect(carousel.frameCount == 288)
+        let clone = carousel.picture(at: 5, page: 0)
+        #expect(differingPixels(clone, carousel.frame(0)) == 0)
+        #expect(carousel.geometry.stripX(forX0: carousel.geometry.x0(at: 5)) != carousel.info(0).stripX)
+        // The last frame is mid-move toward that clone: the GIF's loop continues the motion.
+        let last = carousel.states[carousel.frameCount - 1]
+        #expect(last.moving && last.position > 4 && last.position < 5)
+        // Every next advances exactly one pitch.
+        let holds = carousel.states.filter { !$0.moving }.map { carousel.geometry.x0(at: $0.position) }
+        #expect(Set(holds) == Set((0..<5).map { $0 * 640 }))
+    }
+
+    @Test func frameAtTime() throws {
+        var options = CarouselOptions()
+        options.script = try Script(parsing: "hold 1; next 1")
+        let carousel = try Carousel(images: Self.flatItems(2), options: options)
+        #expect(try carousel.frameIndex(at: 0) == 0)
+        #expect(try carousel.frameIndex(at: 0.04) == 1)
+        #expect(try carousel.frameIndex(at: 1.5) == 37)
+        #expect(throws: CarouselError.self) { try carousel.frameIndex(at: 2) }
+        #expect(throws: CarouselError.self) { try carousel.frameIndex(at: -0.1) }
+    }
+
+    @Test func fitModes() throws {
+        var wide = RGBAImage(width: 40, height: 10, fill: RGBA(r: 200, g: 0, b: 0))
+        for x in 0..<10 { for y in 0..<10 { wide[x, y] = RGBA(r: 0, g: 200, b: 0) } }
+        let fill = ItemFitter.fit(wide, width: 20, height: 20, mode: .fill, background: .black)
+        #expect(fill[10, 10] == RGBA(r: 200, g: 0, b: 0), "fill crops the centre")
+        let fit = ItemFitter.fit(wide, width: 20, height: 20, mode: .fit, background: .white)
+        #expect(fit[10, 0] == .white && fit[10, 19] == .white, "fit letterboxes")
+        #expect(fit[18, 10] == RGBA(r: 200, g: 0, b: 0))
+        let stretch = ItemFitter.fit(wide, width: 20, height: 20, mode: .stretch, background: .white)
+        #expect(stretch[0, 0] == RGBA(r: 0, g: 200, b: 0) && stretch[19, 19] == RGBA(r: 200, g: 0, b: 0))
+        var translucent = RGBAImage(width: 4, height: 4, fill: RGBA(r: 255, g: 255, b: 255, a: 0))
+        translucent[0, 0] = RGBA(r: 255, g: 0, b: 0, a: 255)
+        let over = ItemFitter.fit(translucent, width: 4, height: 4, mode: .fill, background: RGBA(r: 0, g: 0, b: 255))
+        #expect(over[1, 1] == RGBA(r: 0, g: 0, b: 255) && over[0, 0] == RGBA(r: 255, g: 0, b: 0))
+    }
+}

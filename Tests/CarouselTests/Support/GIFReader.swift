@@ -1,0 +1,82 @@
+import CGifLib
+import Carousel
+import Foundation
+
+/// Decodes a GIF with giflib's own decoder, for round-trip tests.
+struct DecodedGIF {
+    /// The six-byte signature, e.g. "GIF89a".
+    var version: String
+    var width: Int
+    var height: Int
+    /// NETSCAPE2.0 repeat count; `nil` when there is no loop block.
+    var loopCount: Int?
+    /// Each frame composited on the canvas as a viewer shows it.
+    var frames: [RGBAImage]
+    var delays: [Int]
+    /// Local colour table sizes.
+    var paletteSizes: [Int]
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    init(_ bytes: [UInt8]) throws {
+        version = String(decoding: bytes.prefix(6), as: UTF8.self)
+        let source = ByteSource(bytes)
+        var error: Int32 = 0
+        guard let gif = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), readBytes, &error) else {
+            throw Failure(description: "DGifOpen failed: \(error)")
+        }
+        defer { DGifCloseFile(gif, &error) }
+        guard DGifSlurp(gif) == GIF_OK else { throw Failure(description: "DGifSlurp failed: \(gif.pointee.Error)") }
+        width = Int(gif.pointee.SWidth)
+        height = Int(gif.pointee.SHeight)
+        loopCount = nil
+        frames = []
+        delays = []
+        paletteSizes = []
+        var canvas = RGBAImage(width: width, height: height)
+        for i in 0..<Int(gif.pointee.ImageCount) {
+            let saved = gif.pointee.SavedImages[i]
+            for e in 0..<Int(saved.ExtensionBlockCount) {
+                let block = saved.ExtensionBlocks[e]
+                if block.Function == APPLICATION_EXT_FUNC_CODE, block.ByteCount == 11,
+                   String(decoding: UnsafeBufferPointer(start: block.Bytes, count: 11), as: UTF8.self) == "NETSCAPE2.0",
+                   e + 1 < Int(saved.ExtensionBlockCount) {
+                    let data = saved.ExtensionBlocks[e + 1]
+                    loopCount = Int(data.Bytes[1]) | Int(data.Bytes[2]) << 8
+                }
+            }
+            var gcb = GraphicsControlBlock()
+            let hasGCB = DGifSavedExtensionToGCB(gif, Int32(i), &gcb) == GIF_OK
+            delays.append(hasGCB ? Int(gcb.DelayTime) : 0)
+            let desc = saved.ImageDesc
+            guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { throw Failure(description: "frame \(i) has no colour map") }
+            paletteSizes.append(Int(map.pointee.ColorCount))
+            for y in 0..<Int(desc.Height) {
+                for x in 0..<Int(desc.Width) {
+                    let index = Int(saved.RasterBits[y * Int(desc.Width) + x])
+                    if hasGCB && index == Int(gcb.TransparentColor) { continue }
+                    let c = map.pointee.Colors[index]
+                    canvas[Int(desc.Left) + x, Int(desc.Top) + y] = RGBA(r: c.Red, g: c.Green, b: c.Blue)
+                }
+            }
+            frames.append(canvas)
+        }
+    }
+}
+
+private final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+private func readBytes(_ file: UnsafeMutablePointer<GifFileType>?, _ out: UnsafeMutablePointer<GifByteType>?, _ count: Int32) -> Int32 {
+    guard let file, let out, let user = file.pointee.UserData else { return 0 }
+    let source = Unmanaged<ByteSource>.fromOpaque(user).takeUnretainedValue()
+    let n = min(Int(count), source.bytes.count - source.offset)
+    for i in 0..<n { out[i] = source.bytes[source.offset + i] }
+    source.offset += n
+    return Int32(n)
+}

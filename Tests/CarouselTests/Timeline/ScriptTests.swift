@@ -1,0 +1,58 @@
+import Carousel
+import Testing
+
+struct ScriptTests {
+    @Test func parsesEveryStep() throws {
+        let script = try Script(parsing: """
+        hold 1.5   # a comment
+        next; prev 300ms ease-in
+        goto 3 0.5s cubic-bezier(0.1, 0.2, 0.3, 1)
+        autoplay 2; next linear; autoplay
+        """)
+        #expect(script.entries.map(\.step) == [
+            .hold(1_500_000),
+            .next(duration: nil, easing: nil),
+            .prev(duration: 300_000, easing: .easeIn),
+            .goto(page: 3, duration: 500_000, easing: .cubicBezier(0.1, 0.2, 0.3, 1)),
+            .autoplay(cycles: 2),
+            .next(duration: nil, easing: .linear),
+            .autoplay(cycles: 1),
+        ])
+        #expect(script.entries.map(\.line) == [1, 2, 2, 3, 4, 4, 4])
+    }
+
+    @Test(arguments: [("1.5", 1_500_000), ("1.5s", 1_500_000), ("300ms", 300_000), ("0", 0), ("2", 2_000_000)])
+    func durations(_ text: String, _ micros: Int) {
+        #expect(TimeValue.microseconds(text) == micros)
+    }
+
+    @Test(arguments: ["-1", "1.5m", "abc", "", "s", "1e3", "nan"])
+    func badDurations(_ text: String) {
+        #expect(TimeValue.microseconds(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("hold 1; nxt", "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto or autoplay"),
+        ("hold", "--script: step 1 \"hold\": hold takes one DURATION (e.g. 2, 1.5s or 300ms), got 0 arguments"),
+        ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration; expected e.g. 2, 1.5s or 300ms"),
+        ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
+        ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
+        ("autoplay 0", "--script: step 1 \"autoplay 0\": \"0\" is not a cycle count; expected a whole number from 1"),
+        ("# nothing", "--script: the script has no steps; expected e.g. \"hold 2; next\""),
+    ])
+    func errorsNameStepAndExpectation(_ text: String, _ message: String) {
+        do {
+            _ = try Script(parsing: text)
+            Issue.record("\"\(text)\" parsed")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func fileErrorsGiveLine() {
+        #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
+                                             reason: "unknown step \"wait\"; expected hold, next, prev, goto or autoplay")) {
+            try Script(parsing: "hold 1\n\nwait 1", source: "intro.txt")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Carousel
+import Testing
+
+struct TimelineTests {
+    func timeline(_ script: String, count: Int = 5) throws -> Timeline {
+        try Timeline(script: Script(parsing: script), count: count, hold: 2_000_000, moveDuration: 300_000, easing: .easeInOut)
+    }
+
+    /// Positions at chosen frames (fps 10, so frame i is at i / 10 s).
+    @Test(arguments: [
+        ("hold 1; next 1 linear; hold 1", 5, [0: 0.0, 10: 0.0, 15: 0.5, 19: 0.9, 20: 1.0, 29: 1.0]),
+        ("prev 1 linear; hold 1", 5, [0: 0.0, 5: -0.5, 10: -1.0, 11: 4.0]),
+        ("next 1 linear; next 1 linear; hold 1", 3, [5: 0.5, 10: 1.0, 15: 1.5, 20: 2.0]),
+        ("goto 4 1 linear; hold 1", 5, [5: -1.0, 10: -2.0, 11: 3.0]),          // 1 -> 4: back 2 beats forward 3
+        ("goto 3 1 linear; hold 1", 4, [5: 1.0, 10: 2.0]),                     // tie: forward
+        ("goto 1 1 linear; hold 1", 4, [5: 0.0, 10: 0.0]),                     // already there
+        ("next 1 linear; hold 1", 1, [0: 0.0, 5: 0.0, 15: 0.0]),               // one page never moves
+    ])
+    func positions(_ script: String, _ count: Int, _ expected: [Int: Double]) throws {
+        let frames = try timeline(script, count: count).frames(fps: 10)
+        for (i, p) in expected {
+            #expect(abs(frames[i].position - p) < 1e-9, "\(script): frame \(i) at \(frames[i].position), expected \(p)")
+        }
+    }
+
+    @Test func durationIsSumOfSteps() throws {
+        let t = try timeline("hold 1.25; next 0.3; prev 250ms; goto 3; autoplay 2")
+        #expect(t.duration == 1_250_000 + 300_000 + 250_000 + 300_000 + 2 * 5 * (2_000_000 + 300_000))
+        let defaults = try timeline("autoplay")
+        #expect(defaults.duration == 11_500_000)
+        #expect(defaults.frameCount(fps: 25) == 288)  // round(287.5), half up
+        #expect(defaults.frameCount(fps: 10) == 115)
+    }
+
+    @Test func autoplayEndsWhereItBegan() throws {
+        let t = try timeline("autoplay 3")
+        let last = try #require(t.segments.last)
+        #expect(((last.from + last.by) % 5) == t.segments[0].from)
+    }
+
+    /// A move that ends on a clone settles there for one frame, then jumps to the real page.
+    @Test func settlesOnCloneThenJumps() throws {
+        let frames = try timeline("next 0.5 linear; hold 0.5", count: 1 + 1).frames(fps: 10)
+        #expect(frames[5].position == 1 && frames[5].jumped == false)
+        let wrap = try timeline("prev 0.5 linear; hold 0.5", count: 3).frames(fps: 10)
+        #expect(wrap[5].position == -1)
+        #expect(wrap[6].position == 2 && wrap[6].jumped)
+        #expect(wrap.filter(\.jumped).count == 1)
+    }
+
+    @Test func frameDelays() {
+        #expect((0..<25).map { FrameInfo.delay(frame: $0, fps: 25) }.allSatisfy { $0 == 4 })
+        #expect((0..<6).map { FrameInfo.delay(frame: $0, fps: 30) } == [3, 4, 3, 3, 4, 3])
+        #expect((0..<4).map { FrameInfo.delay(frame: $0, fps: 40) } == [3, 2, 3, 2])
+        for fps in 1...50 {
+            let delays = (0..<(fps * 3)).map { FrameInfo.delay(frame: $0, fps: fps) }
+            #expect(delays.reduce(0, +) == 300, "fps \(fps)")
+            #expect(delays.allSatisfy { $0 >= 2 }, "fps \(fps)")
+        }
+    }
+
+    @Test func gotoBeyondLastPageIsAnError() {
+        #expect(throws: CarouselError.script(source: "--script", step: 2, line: 1, text: "goto 6",
+                                             reason: "page 6 does not exist; expected 1...5")) {
+            try timeline("hold 1; goto 6")
+        }
+    }
+
+    @Test func refusesEndlessTimelines() {
+        #expect(throws: CarouselError.self) { try timeline("hold 4000") }
+        #expect(throws: CarouselError.self) { try timeline("autoplay 100000000") }
+    }
+}
