@@ -39,13 +39,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "CarouselTestSupport",
+            dependencies: ["Carousel", "CGifLib"],
+            path: "Tests/CarouselTestSupport"
+        ),
         .testTarget(
             name: "CarouselTests",
-            dependencies: ["Carousel", "CGifLib", "CarouselSamples"]
+            dependencies: ["Carousel", "CarouselSamples", "CarouselTestSupport"]
         ),
         .testTarget(
             name: "CarouselCLITests",
-            dependencies: ["CarouselCLI", "Carousel"]
+            dependencies: ["CarouselCLI", "Carousel", "CarouselTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -8,7 +8,7 @@ struct Frame: ParsableCommand {
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(help: ArgumentHelp("Time in seconds; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time in seconds; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
     var at: Double
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
@@ -20,7 +20,7 @@ struct Frame: ParsableCommand {
         let index = try carousel.frameIndex(at: at)
         let data = try encode(carousel.frame(index), name: output)
         try AtomicOutput.write(data, to: output)
-        Progress(quiet: arguments.quiet, start: start)
+        Progress(quiet: arguments.isQuiet, start: start)
             .finish("\(output): frame \(index) of \(carousel.frameCount), \(data.count) bytes")
     }
 }
@@ -37,7 +37,7 @@ struct Frames: ParsableCommand {
     func run() throws {
         let start = Date()
         let carousel = try arguments.carousel()
-        let reporter = Progress(quiet: arguments.quiet, start: start)
+        let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try AtomicOutput.writeFolder(at: output, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
             for i in 0..<carousel.frameCount {
                 let name = FramesFolder.fileName(i)
@@ -74,7 +74,7 @@ struct Strip: ParsableCommand {
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)
         let g = carousel.geometry
-        Progress(quiet: arguments.quiet, start: start)
+        Progress(quiet: arguments.isQuiet, start: start)
             .finish("\(output): \(g.stripWidth)x\(g.height), \(g.leftClones) + \(g.count) + \(g.rightClones) items, \(data.count) bytes")
     }
 }

@@ -14,7 +14,7 @@ struct Render: ParsableCommand {
     func run() throws {
         let start = Date()
         let carousel = try arguments.carousel()
-        let reporter = Progress(quiet: arguments.quiet, start: start)
+        let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0
         try AtomicOutput.write(to: output) { sink throws(CarouselError) in
             try carousel.writeGIF(to: sink, name: output) { done, total in reporter.frame(done, of: total) }

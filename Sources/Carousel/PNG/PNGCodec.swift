@@ -29,6 +29,9 @@ public enum PNGCodec {
 
     /// Decodes PNG `data`; `name` is used in errors.
     public static func decode(_ data: Data, name: String = "<memory>", maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
+        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+            throw .invalid(file: name, reason: "Not a PNG file")
+        }
         var image = png_image()
         image.version = carousel_png_image_version
         let began = data.withUnsafeBytes { raw in
@@ -126,10 +129,12 @@ public enum PNGCodec {
         return try decode(plain.prefix(size), name: name, maximumPixels: maximumPixels)
     }
 
+    /// libpng's message, with its wording for a cut-off file made plain.
     private static func message(of image: png_image) -> String {
         var copy = image.message
-        return withUnsafeBytes(of: &copy) { raw in
+        let text = withUnsafeBytes(of: &copy) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
+        return text == "read beyond end of data" ? "truncated file (read beyond end of data)" : text
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reduces an RGBA frame to at most `maxColors` palette entries.
 ///
 /// Exact when the frame has that few colours (every pixel keeps its colour).
@@ -5,15 +7,18 @@
 /// histogram: the box with the largest squared error is split at the weighted
 /// median of its widest-variance channel, and each box's mean becomes a palette
 /// entry. Every pixel then maps to its nearest entry (squared RGB distance, lowest
-/// index on ties), so the result is deterministic. Pixels with alpha below 128 map
-/// to a reserved transparent entry.
+/// index on ties), optionally dithered, so the result is deterministic. Pixels with
+/// alpha below 128 map to a reserved transparent entry.
 public struct Quantizer: Sendable {
     /// Palette size limit, 2...256.
     public let maxColors: Int
+    /// Dithering used when the palette is not exact.
+    public let dither: Dither
 
     /// Creates a quantizer for at most `maxColors` colours (clamped to 2...256).
-    public init(maxColors: Int = 256) {
+    public init(maxColors: Int = 256, dither: Dither = .none) {
         self.maxColors = min(256, max(2, maxColors))
+        self.dither = dither
     }
 
     /// Quantizes `image`.
@@ -23,7 +28,12 @@ public struct Quantizer: Sendable {
         if let exact = exactPalette(image, limit: opaqueSlots) {
             return map(image, palette: exact, transparent: hasTransparency)
         }
-        return map(image, palette: medianCut(image, colors: opaqueSlots), transparent: hasTransparency)
+        let palette = medianCut(image, colors: opaqueSlots)
+        switch dither {
+        case .none: return map(image, palette: palette, transparent: hasTransparency)
+        case .ordered: return mapOrdered(image, palette: palette, transparent: hasTransparency)
+        case .diffusion: return mapDiffused(image, palette: palette, transparent: hasTransparency)
+        }
     }
 
     /// The opaque colours of `image` in order of first appearance, or `nil` when there are more than `limit`.
@@ -144,17 +154,108 @@ public struct Quantizer: Sendable {
                 indices[i] = hit
                 continue
             }
-            var best = 0, bestDistance = Int.max
-            for (k, c) in palette.enumerated() {
-                let dr = Int(c.r) - Int(p[o]), dg = Int(c.g) - Int(p[o + 1]), db = Int(c.b) - Int(p[o + 2])
-                let d = dr * dr + dg * dg + db * db
-                if d < bestDistance { bestDistance = d; best = k }
-            }
-            cache[key] = UInt8(best)
-            indices[i] = UInt8(best)
+            let best = nearest(Int(p[o]), Int(p[o + 1]), Int(p[o + 2]), in: palette)
+            cache[key] = best
+            indices[i] = best
         }
         return IndexedFrame(width: image.width, height: image.height,
                             palette: transparent ? palette + [.clear] : palette,
+                            indices: indices, transparentIndex: transparentIndex)
+    }
+
+    /// The index of the palette entry nearest to (r, g, b), lowest index on ties.
+    func nearest(_ r: Int, _ g: Int, _ b: Int, in palette: [RGBA]) -> UInt8 {
+        var best = 0, bestDistance = Int.max
+        for (k, c) in palette.enumerated() {
+            let dr = Int(c.r) - r, dg = Int(c.g) - g, db = Int(c.b) - b
+            let d = dr * dr + dg * dg + db * db
+            if d < bestDistance {
+                bestDistance = d
+                best = k
+            }
+        }
+        return UInt8(best)
+    }
+
+    /// Ordered dithering: each pixel is offset by its Bayer threshold, scaled to the
+    /// palette's typical spacing, before the nearest-colour lookup.
+    func mapOrdered(_ image: RGBAImage, palette: [RGBA], transparent: Bool) -> IndexedFrame {
+        let spread = 255.0 / Foundation.cbrt(Double(palette.count)) / 5
+        var cache: [UInt32: UInt8] = [:]
+        let transparentIndex = transparent ? palette.count : nil
+        var indices = [UInt8](repeating: 0, count: image.width * image.height)
+        let p = image.pixels
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let i = y * image.width + x, o = i * 4
+                if p[o + 3] < 128, let t = transparentIndex {
+                    indices[i] = UInt8(t)
+                    continue
+                }
+                let offset = Int(((Double(bayer8[(y & 7) * 8 + (x & 7)]) + 0.5) / 64 - 0.5) * spread)
+                let r = min(255, max(0, Int(p[o]) + offset))
+                let g = min(255, max(0, Int(p[o + 1]) + offset))
+                let b = min(255, max(0, Int(p[o + 2]) + offset))
+                let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                if let hit = cache[key] {
+                    indices[i] = hit
+                } else {
+                    let best = nearest(r, g, b, in: palette)
+                    cache[key] = best
+                    indices[i] = best
+                }
+            }
+        }
+        return IndexedFrame(width: image.width, height: image.height,
+                            palette: transparent ? palette + [.clear] : palette,
+                            indices: indices, transparentIndex: transparentIndex)
+    }
+
+    /// Floyd–Steinberg error diffusion with a serpentine scan; the carried error is
+    /// damped to 7/8 so flat areas do not build up noise.
+    func mapDiffused(_ image: RGBAImage, palette: [RGBA], transparent: Bool) -> IndexedFrame {
+        let w = image.width, h = image.height
+        var cache: [UInt32: UInt8] = [:]
+        let transparentIndex = transparent ? palette.count : nil
+        var indices = [UInt8](repeating: 0, count: w * h)
+        var current = [Int](repeating: 0, count: (w + 2) * 3)
+        var next = [Int](repeating: 0, count: (w + 2) * 3)
+        let p = image.pixels
+        for y in 0..<h {
+            let forward = y % 2 == 0
+            for k in 0..<next.count { next[k] = 0 }
+            for step in 0..<w {
+                let x = forward ? step : w - 1 - step
+                let i = y * w + x, o = i * 4, e = (x + 1) * 3
+                if p[o + 3] < 128, let t = transparentIndex {
+                    indices[i] = UInt8(t)
+                    continue
+                }
+                let r = min(255, max(0, Int(p[o]) + current[e] / 16))
+                let g = min(255, max(0, Int(p[o + 1]) + current[e + 1] / 16))
+                let b = min(255, max(0, Int(p[o + 2]) + current[e + 2] / 16))
+                let key = UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+                let index: UInt8
+                if let hit = cache[key] {
+                    index = hit
+                } else {
+                    index = nearest(r, g, b, in: palette)
+                    cache[key] = index
+                }
+                indices[i] = index
+                let c = palette[Int(index)]
+                let errors = [(r - Int(c.r)) * 7 / 8, (g - Int(c.g)) * 7 / 8, (b - Int(c.b)) * 7 / 8]
+                let ahead = forward ? e + 3 : e - 3, behind = forward ? e - 3 : e + 3
+                for ch in 0..<3 {
+                    current[ahead + ch] += errors[ch] * 7
+                    next[behind + ch] += errors[ch] * 3
+                    next[e + ch] += errors[ch] * 5
+                    next[ahead + ch] += errors[ch]
+                }
+            }
+            swap(&current, &next)
+        }
+        return IndexedFrame(width: w, height: h, palette: transparent ? palette + [.clear] : palette,
                             indices: indices, transparentIndex: transparentIndex)
     }
 }

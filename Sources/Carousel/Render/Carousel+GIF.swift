@@ -7,7 +7,7 @@ extension Carousel {
     public func writeGIF(to sink: any ByteSink, name: String,
                          progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         let writer = try GIFWriter(sink: sink, name: name, width: width, height: height, loop: options.loop)
-        let quantizer = Quantizer(maxColors: options.colors)
+        let quantizer = Quantizer(maxColors: options.colors, dither: options.dither)
         var pending: (image: RGBAImage, key: FrameKey, delay: Int)?
         for i in 0..<frameCount {
             let key = FrameKey(stripX: info(i).stripX, page: page(i))

@@ -34,6 +34,8 @@ public struct CarouselOptions: Equatable, Sendable {
     public var loop = LoopMode.forever
     /// Palette size limit, 2...256.
     public var colors = 256
+    /// Dithering when a frame needs more colours than its palette.
+    public var dither = Dither.none
 
     /// The defaults of the spec.
     public init() {}

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of a timeline script, as written (spec section 3).
 public enum ScriptStep: Equatable, Sendable {
     /// `hold DURATION`: stay where we are (microseconds).
@@ -138,5 +140,18 @@ public struct Script: Equatable, Sendable {
             }
         }
         return (duration, easing)
+    }
+}
+
+extension Script {
+    /// Reads and parses a script file; errors name the file (and the line and step).
+    public static func load(path: String) throws(CarouselError) -> Script {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .input(path, "cannot read script file: \(FileErrors.reason(error, path: path))")
+        }
+        return try Script(parsing: text, source: path)
     }
 }

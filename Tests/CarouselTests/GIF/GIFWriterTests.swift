@@ -1,4 +1,5 @@
 import Carousel
+import CarouselTestSupport
 import Testing
 
 struct GIFWriterTests {

@@ -2,7 +2,7 @@ import Carousel
 
 /// How many pixels differ between two images of the same size (all of them when sizes differ),
 /// so a failing comparison reports a count instead of two pixel buffers.
-func differingPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+public func differingPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
     guard a.width == b.width, a.height == b.height else { return max(a.width * a.height, b.width * b.height) }
     var count = 0
     for i in stride(from: 0, to: a.pixels.count, by: 4)
@@ -14,7 +14,7 @@ func differingPixels(_ a: RGBAImage, _ b: RGBAImage) -> Int {
 }
 
 /// The largest difference of any channel of any pixel (255 when sizes differ).
-func maximumChannelDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
+public func maximumChannelDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
     guard a.width == b.width, a.height == b.height else { return 255 }
     var worst = 0
     for i in 0..<a.pixels.count { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
@@ -22,7 +22,7 @@ func maximumChannelDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
 }
 
 /// The largest colour difference over pixels visible in both (alpha > 0), and the largest alpha difference.
-func visibleDifference(_ a: RGBAImage, _ b: RGBAImage) -> (color: Int, alpha: Int) {
+public func visibleDifference(_ a: RGBAImage, _ b: RGBAImage) -> (color: Int, alpha: Int) {
     guard a.width == b.width, a.height == b.height else { return (255, 255) }
     var color = 0, alpha = 0
     for i in stride(from: 0, to: a.pixels.count, by: 4) {
@@ -36,4 +36,4 @@ func visibleDifference(_ a: RGBAImage, _ b: RGBAImage) -> (color: Int, alpha: In
 /// Interlaced 16-bit PNGs go through libpng's 16-bit linear output (its 8-bit reduction of
 /// interlaced 16-bit rows is broken in libpng 1.6), so visible colours may differ from the
 /// non-interlaced decode by this many levels, and fully transparent pixels lose their colour.
-let interlaced16BitTolerance = 8
+public let interlaced16BitTolerance = 8

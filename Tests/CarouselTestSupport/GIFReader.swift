@@ -3,24 +3,25 @@ import Carousel
 import Foundation
 
 /// Decodes a GIF with giflib's own decoder, for round-trip tests.
-struct DecodedGIF {
+public struct DecodedGIF {
     /// The six-byte signature, e.g. "GIF89a".
-    var version: String
-    var width: Int
-    var height: Int
+    public var version: String
+    public var width: Int
+    public var height: Int
     /// NETSCAPE2.0 repeat count; `nil` when there is no loop block.
-    var loopCount: Int?
+    public var loopCount: Int?
     /// Each frame composited on the canvas as a viewer shows it.
-    var frames: [RGBAImage]
-    var delays: [Int]
+    public var frames: [RGBAImage]
+    public var delays: [Int]
     /// Local colour table sizes.
-    var paletteSizes: [Int]
+    public var paletteSizes: [Int]
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(_ bytes: [UInt8]) throws {
+    /// Decodes `bytes`, compositing each frame on the canvas.
+    public init(_ bytes: [UInt8]) throws {
         version = String(decoding: bytes.prefix(6), as: UTF8.self)
         let source = ByteSource(bytes)
         var error: Int32 = 0

@@ -1,0 +1,212 @@
+import Carousel
+import CarouselTestSupport
+import Foundation
+import Testing
+
+/// The built binary over good and bad invocations: exit status, the error line, and the output file.
+@Suite(.serialized)
+struct EndToEndTests {
+    /// A bad invocation: its exit status, a fragment its one error line must contain.
+    struct Bad: CustomStringConvertible, Sendable {
+        let arguments: [String]
+        let status: Int32
+        let says: String
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let bad: [Bad] = [
+        Bad(arguments: ["render", "notes.png"], status: 1, says: "notes.png: Not a PNG file"),
+        Bad(arguments: ["render", "corrupt.png"], status: 1, says: "corrupt.png: IDAT: "),
+        Bad(arguments: ["render", "cut.png"], status: 1, says: "cut.png: truncated file"),
+        Bad(arguments: ["render", "huge.png"], status: 1, says: "huge.png: image is 60000x60000 (3600000000 pixels), over the limit"),
+        Bad(arguments: ["render", "missing.png"], status: 1, says: "missing.png: no such file or folder"),
+        Bad(arguments: ["render", "empty"], status: 1, says: "empty: folder has no .png files"),
+        Bad(arguments: ["render", "imgs", "--script-file", "imgs"], status: 1, says: "imgs: cannot read script file"),
+        Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: no such file"),
+        Bad(arguments: ["render", "imgs", "--config", "broken.json"], status: 1, says: "broken.json: not valid JSON"),
+        Bad(arguments: ["render", "imgs", "--config", "typo.json"], status: 1, says: "typo.json: key \"itemWdth\": unknown key"),
+        Bad(arguments: ["render", "imgs", "--config", "wrongtype.json"], status: 1, says: "wrongtype.json: key \"fps\": expected a whole number, got \"25\""),
+        Bad(arguments: ["render", "imgs", "--script", "hold 1; jump 2"], status: 1, says: "--script: step 2 \"jump 2\": unknown step \"jump\""),
+        Bad(arguments: ["render", "imgs", "--fps", "51"], status: 64, says: "--fps: must be 1...50, got 51"),
+        Bad(arguments: ["render", "imgs", "--size", "0x0"], status: 64, says: "'--size <WxH>': width and height must be positive"),
+        Bad(arguments: ["render", "imgs", "--item-width", "-10"], status: 64, says: "--item-width: must be positive, got -10"),
+        Bad(arguments: ["render", "imgs", "--item-width", "30", "--clones", "0"], status: 64, says: "--clones: 0 per side is too few"),
+        Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "'--easing <EASING>': expected linear"),
+        Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
+        Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0..<"),
+    ]
+
+    static func prepare() throws -> Workspace {
+        let w = try Workspace()
+        var ihdr = Data()
+        ihdr.append(contentsOf: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60, 8, 2, 0, 0, 0])
+        try pngFile(chunks: [("IHDR", ihdr), ("IDAT", Data([0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0, 0, 0, 1])), ("IEND", Data())])
+            .write(to: w.url.appendingPathComponent("huge.png"))
+        try Data("{\"fps\": 25,".utf8).write(to: w.url.appendingPathComponent("broken.json"))
+        try Data("{\"itemWdth\": 30}".utf8).write(to: w.url.appendingPathComponent("typo.json"))
+        try Data("{\"fps\": \"25\"}".utf8).write(to: w.url.appendingPathComponent("wrongtype.json"))
+        return w
+    }
+
+    @Test(arguments: bad)
+    func badInvocation(_ bad: Bad) throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let before = w.data("keep.gif")
+        let result = try CLI.run(bad.arguments + ["-o", "keep.gif"].filter { _ in !bad.arguments.contains("-o") }, in: w.url)
+        #expect(result.status == bad.status, "\(bad): \(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(result.stderr)")
+        #expect(lines.first?.hasPrefix("error: ") == true)
+        #expect(result.stderr.contains(bad.says), "\(bad): \(result.stderr)")
+        #expect(w.data("keep.gif") == before, "an existing output is untouched")
+        #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+        #expect(!result.stderr.contains("Fatal error") && result.status < 128)
+    }
+
+    @Test func rendersFolderInNaturalOrder() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "-o", "out.gif"], in: w.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("out.gif: 173 frames, 6.90 s, "), "summary: \(result.stderr)")
+        let gif = try DecodedGIF([UInt8](try #require(w.data("out.gif"))))
+        #expect(gif.version == "GIF89a" && gif.loopCount == 0 && gif.width == 48 && gif.height == 24)
+        let strip = try CLI.run(["strip", "imgs", "-o", "strip.png", "--quiet"], in: w.url)
+        #expect(strip.status == 0 && strip.stderr.isEmpty)
+        let image = try PNGCodec.decode(try #require(w.data("strip.png")))
+        #expect(image.width == 5 * 48)
+        for (slot, k) in [(0, 10), (1, 1), (2, 2), (3, 10), (4, 1)] {
+            #expect(differingPixels(image.cropped(x: slot * 48, width: 48, height: 24), Workspace.image(k)) == 0, "slot \(slot) is \(k).png")
+        }
+    }
+
+    @Test func writesToStdout() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "-o", "-", "--quiet"], in: w.url)
+        #expect(result.status == 0)
+        #expect(result.stdout.starts(with: Array("GIF89a".utf8)))
+        #expect(try DecodedGIF([UInt8](result.stdout)).frames.count > 1)
+        #expect(!w.exists("-"))
+        let file = try CLI.run(["render", "imgs", "-o", "file.gif", "--quiet"], in: w.url)
+        #expect(file.status == 0 && w.data("file.gif") == result.stdout)
+    }
+
+    @Test func sampleImagesFromAnyDirectory() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let result = try CLI.run(["strip", "-o", "samples.png", "--quiet"], in: w.url.appendingPathComponent("empty"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let strip = try PNGCodec.decode(try #require(w.data("empty/samples.png")))
+        #expect(strip.width == 7 * 640 && strip.height == 360)
+    }
+
+    /// `frames` writes exactly the pictures `frame --at` gives, and frames.json describes them.
+    @Test func framesMatchFrameAt() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let common = ["imgs", "--script", "hold 0.2; next 0.4; hold 0.2", "--fps", "10", "--quiet"]
+        #expect(try CLI.run(["frames"] + common + ["-o", "out"], in: w.url).status == 0)
+        let json = try JSONSerialization.jsonObject(with: try #require(w.data("out/frames.json"))) as? [String: Any]
+        let frames = try #require(json?["frames"] as? [[String: Any]])
+        #expect(frames.count == 8)
+        #expect(frames.map { $0["delay"] as? Int } == Array(repeating: 10, count: 8))
+        // ease-in-out at u = 0.25, 0.5, 0.75 is 0.1292, 0.5, 0.8708 of the 48 px pitch.
+        #expect(frames.map { $0["x0"] as? Int } == [0, 0, 0, 6, 24, 42, 48, 48])
+        #expect(frames.map { $0["page"] as? Int } == [0, 0, 0, 0, 1, 1, 1, 1])
+        let names = try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted()
+        #expect(names == (0..<8).map { String(format: "frame-%05d.png", $0) } + ["frames.json"])
+        #expect(try CLI.run(["frame"] + common + ["--at", "0.45", "-o", "f4.png"], in: w.url).status == 0)
+        #expect(w.data("f4.png").map { try? PNGCodec.decode($0) } == w.data("out/frame-00004.png").map { try? PNGCodec.decode($0) })
+        // A second run replaces the old frames folder; a folder with other files is refused.
+        #expect(try CLI.run(["frames"] + common + ["-o", "out"], in: w.url).status == 0)
+        let refused = try CLI.run(["frames"] + common + ["-o", "imgs"], in: w.url)
+        #expect(refused.status == 1 && refused.stderr.contains("imgs: folder holds other files"))
+        #expect(w.exists("imgs/10.png"))
+    }
+
+    /// A config file and the equivalent flags give byte-identical output; flags override the file.
+    @Test func configEqualsFlags() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let config = """
+        {"size": "40x24", "itemWidth": 30, "spacing": 4, "align": "center", "clones": "auto", "fit": "fit",
+         "background": "#203040", "script": "hold 0.3; next 0.5 ease; prev", "hold": 1, "duration": 0.4,
+         "easing": "linear", "fps": 20, "dots": "footer", "dotsSwitch": "start", "dotSize": 5, "dotGap": 3,
+         "dotColor": "#112233", "dotCurrentColor": "#FFEE00", "loop": 2, "colors": 128, "dither": "none", "quiet": true}
+        """
+        try Data(config.utf8).write(to: w.url.appendingPathComponent("c.json"))
+        let flags = ["--size", "40x24", "--item-width", "30", "--spacing", "4", "--align", "center", "--clones", "auto",
+                     "--fit", "fit", "--background", "#203040", "--script", "hold 0.3; next 0.5 ease; prev", "--hold", "1",
+                     "--duration", "0.4", "--easing", "linear", "--fps", "20", "--dots", "footer", "--dots-switch", "start",
+                     "--dot-size", "5", "--dot-gap", "3", "--dot-color", "#112233", "--dot-current-color", "#FFEE00",
+                     "--loop", "2", "--colors", "128", "--dither", "none", "--quiet"]
+        let a = try CLI.run(["render", "imgs", "--config", "c.json", "-o", "a.gif"], in: w.url)
+        let b = try CLI.run(["render", "imgs"] + flags + ["-o", "b.gif"], in: w.url)
+        #expect(a.status == 0 && b.status == 0 && a.stderr.isEmpty)
+        #expect(w.data("a.gif") != nil && w.data("a.gif") == w.data("b.gif"))
+        let gif = try DecodedGIF([UInt8](try #require(w.data("a.gif"))))
+        #expect(gif.height == 24 + 32 && gif.loopCount == 1)
+        let overridden = try CLI.run(["render", "imgs", "--config", "c.json", "--loop", "forever", "-o", "c.gif"], in: w.url)
+        #expect(overridden.status == 0)
+        #expect(try DecodedGIF([UInt8](try #require(w.data("c.gif")))).loopCount == 0)
+    }
+
+    @Test func sameInputsSameBytes() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        for name in ["one.gif", "two.gif"] {
+            #expect(try CLI.run(["render", "imgs", "--dither", "diffusion", "-o", name, "--quiet"], in: w.url).status == 0)
+        }
+        #expect(w.data("one.gif") != nil && w.data("one.gif") == w.data("two.gif"))
+    }
+
+    static func pngFile(chunks: [(String, Data)]) -> Data {
+        var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        for (type, body) in chunks {
+            var typed = Data(type.utf8)
+            typed.append(body)
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in typed {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
+            let n = body.count
+            file.append(contentsOf: [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)])
+            file.append(typed)
+            file.append(contentsOf: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
+        }
+        return file
+    }
+}
+
+/// Progress appears only on a terminal: run under script(1), which gives the command a pseudo-terminal.
+struct ProgressTests {
+    static var hasScript: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+
+    @Test(.enabled(if: hasScript, "script(1) not installed; skipping the terminal progress check"))
+    func progressOnTerminalOnly() throws {
+        let w = try EndToEndTests.prepare()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(binary) render imgs -o tty.gif", "/dev/null"]
+        process.currentDirectoryURL = w.url
+        let out = w.url.appendingPathComponent(".stdout-tty")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: out)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let text = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
+        #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
+    }
+}

@@ -1,0 +1,72 @@
+@testable import CarouselCLI
+import Carousel
+import Testing
+
+/// Argument parsing in process: flags to options, defaults, usage errors.
+struct ParsingTests {
+    func options(_ arguments: [String]) throws -> CarouselOptions {
+        let command = try CarouselCommand.parseAsRoot(arguments)
+        let render = try #require(command as? Render)
+        return try render.arguments.options()
+    }
+
+    @Test func defaultsAreTheSpecs() throws {
+        let o = try options(["render"])
+        #expect(o == CarouselOptions())
+        #expect(o.fps == 25 && o.hold == 2 && o.duration == 0.3 && o.easing == .easeInOut)
+        #expect(o.align == .center && o.clones == .auto && o.fit == .fill && o.background == .black)
+        #expect(o.dots.placement == .overlay && o.dotsSwitch == .half && o.loop == .forever && o.colors == 256)
+    }
+
+    @Test func everyFlag() throws {
+        let o = try options(["render", "a.png", "--size", "375x211", "--item-width", "343", "--spacing", "8",
+                             "--align", "start", "--clones", "3", "--fit", "fit", "--background", "#102030",
+                             "--script", "hold 1; next", "--hold", "1.5", "--duration", "0.5", "--easing", "ease-out",
+                             "--fps", "30", "--dots", "footer", "--dots-switch", "end", "--dot-size", "6", "--dot-gap", "4",
+                             "--dot-color", "#11223344", "--dot-current-color", "#FF0000", "--loop", "3",
+                             "--colors", "64", "--dither", "diffusion", "-o", "out.gif"])
+        #expect(o.size == PixelSize(width: 375, height: 211) && o.itemWidth == 343 && o.spacing == 8)
+        #expect(o.align == .start && o.clones == .count(3) && o.fit == .fit && o.background == RGBA(r: 0x10, g: 0x20, b: 0x30))
+        #expect(o.script?.entries.count == 2 && o.hold == 1.5 && o.duration == 0.5 && o.easing == .easeOut && o.fps == 30)
+        #expect(o.dots.placement == .footer && o.dotsSwitch == .end && o.dots.size == 6 && o.dots.gap == 4)
+        #expect(o.dots.color == RGBA(r: 0x11, g: 0x22, b: 0x33, a: 0x44) && o.dots.currentColor == RGBA(r: 255, g: 0, b: 0))
+        #expect(o.loop == .plays(3) && o.colors == 64 && o.dither == .diffusion)
+    }
+
+    /// Usage errors: exit 64 and one line naming the option.
+    @Test(arguments: [
+        (["render", "--fps", "60"], "--fps: must be 1...50, got 60"),
+        (["render", "--fps", "0"], "--fps: must be 1...50, got 0"),
+        (["render", "--size", "0x10"], "The value '0x10' is invalid for '--size <WxH>': width and height must be positive"),
+        (["render", "--size", "-5x10"], "The value '-5x10' is invalid for '--size <WxH>': width and height must be positive"),
+        (["render", "--item-width", "0"], "--item-width: must be positive, got 0"),
+        (["render", "--spacing", "-1"], "--spacing: must be zero or positive, got -1"),
+        (["render", "--easing", "bounce"], "The value 'bounce' is invalid for '--easing <EASING>': expected \(Easing.accepted)"),
+        (["render", "--colors", "1"], "--colors: must be 2...256, got 1"),
+        (["render", "--loop", "0"], "The value '0' is invalid for '--loop <forever|once|N>': expected forever, once or a number of plays from 1 to 65536"),
+        (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
+        (["render", "--script", "hold 1", "--script-file", "x.txt"], "--script: give either --script or --script-file, not both"),
+        (["frame", "-o", "x.png"], "Missing expected argument '--at <SECONDS>'"),
+    ])
+    func usageErrors(_ arguments: [String], _ message: String) {
+        let outcome = CarouselCommand.execute(arguments + ["--quiet"])
+        #expect(outcome.status == 64)
+        #expect(outcome.error == message)
+    }
+
+    @Test func badScriptIsInputError() {
+        let outcome = CarouselCommand.execute(["render", "--script", "hold 1; nxt", "--quiet", "-o", "/nonexistent/x.gif"])
+        #expect(outcome.status == 1)
+        #expect(outcome.error == "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto or autoplay")
+    }
+
+    @Test func helpListsValues() {
+        let outcome = CarouselCommand.execute(["render", "--help"])
+        #expect(outcome.status == 0)
+        let help = (outcome.output ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for fragment in ["values: start, center", "values: fill, fit, stretch", "values: half, start, end",
+                         "values: none, ordered, diffusion", "cubic-bezier(x1,y1,x2,y2)", "--config"] {
+            #expect(help.contains(fragment), "help mentions \(fragment)")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Carousel
+import Foundation
+
+/// Runs the built `carousel` binary and captures what it says.
+enum CLI {
+    struct Result {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+    }
+
+    /// The `carousel` executable beside the test bundle (the same build folder).
+    static var binary: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carousel"),
+            Bundle.main.bundleURL.appendingPathComponent("carousel"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("carousel"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Runs `carousel ARGS` in `directory`, killing it after `timeout` seconds (a hang is a failure).
+    static func run(_ arguments: [String], in directory: URL, timeout: TimeInterval = 120) throws -> Result {
+        guard let binary else { throw Missing() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let outURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
+        let errURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            throw Hung(arguments: arguments)
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        let stdout = (try? Data(contentsOf: outURL)) ?? Data()
+        let stderr = (try? Data(contentsOf: errURL)) ?? Data()
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the carousel binary is not built beside the tests (run swift build first)" }
+    }
+
+    struct Hung: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "carousel \(arguments.joined(separator: " ")) did not finish" }
+    }
+}
+
+/// A scratch folder with small test images in it.
+struct Workspace {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carousel-cli-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("imgs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        for k in [1, 2, 10] {
+            try write(Workspace.image(k), to: "imgs/\(k).png")
+        }
+        try Data("just text\n".utf8).write(to: url.appendingPathComponent("notes.png"))
+        let good = try PNGCodec.encode(Workspace.image(3))
+        try good.prefix(good.count / 2).write(to: url.appendingPathComponent("cut.png"))
+        var corrupt = good
+        corrupt[corrupt.count / 2] ^= 0xFF
+        try corrupt.write(to: url.appendingPathComponent("corrupt.png"))
+        try Data("existing".utf8).write(to: url.appendingPathComponent("keep.gif"))
+        try Data("a file".utf8).write(to: url.appendingPathComponent("afile"))
+    }
+
+    /// A 48x24 image of a few flat colours, different for each k.
+    static func image(_ k: Int) -> RGBAImage {
+        var image = RGBAImage(width: 48, height: 24, fill: RGBA(r: UInt8(20 * k), g: 120, b: UInt8(255 - 20 * k)))
+        for y in 6..<18 { for x in 10..<(14 + k) { image[x, y] = .white } }
+        return image
+    }
+
+    func write(_ image: RGBAImage, to name: String) throws {
+        try PNGCodec.encode(image).write(to: url.appendingPathComponent(name))
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func data(_ name: String) -> Data? { FileManager.default.contents(atPath: path(name)) }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
+
+    /// Temporary files left in the folder by an output (named `.NAME.XXXXXX`).
+    var leftovers: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
+            .filter { $0.hasPrefix(".") && !$0.hasPrefix(".stdout-") && !$0.hasPrefix(".stderr-") }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
