@@ -59,9 +59,12 @@ public struct GIFWriter: ~Copyable {
     /// Writes one frame at (`left`, `top`) with its own colour table and a delay in centiseconds.
     ///
     /// The local colour table is padded with black to a power of two (at least 2).
-    /// Disposal is "do not dispose", so a later frame may cover only part of the canvas.
-    public func write(_ frame: IndexedFrame, left: Int = 0, top: Int = 0, delay: Int) throws(CarouselError) {
-        var gcb = GraphicsControlBlock(DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
+    /// By default the frame stays when the next is drawn ("do not dispose"), so a later
+    /// frame may cover only part of the canvas, its transparent pixels showing this one;
+    /// `clearAfter` restores the canvas to transparent instead.
+    public func write(_ frame: IndexedFrame, left: Int = 0, top: Int = 0, delay: Int,
+                      clearAfter: Bool = false) throws(CarouselError) {
+        var gcb = GraphicsControlBlock(DisposalMode: clearAfter ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, UserInputFlag: false,
                                        DelayTime: Int32(min(delay, 65535)),
                                        TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
         var extensionBytes = [UInt8](repeating: 0, count: 4)

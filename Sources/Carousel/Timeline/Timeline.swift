@@ -115,12 +115,13 @@ public struct Timeline: Equatable, Sendable {
             let firstFrame = (s.start * fps + 999_999) / 1_000_000
             let settling = i == firstFrame && s.entry != s.from
             return FrameState(index: i, time: time, position: Double(settling ? s.entry : s.from),
-                              from: s.from, to: s.from, moving: false, jumped: i == firstFrame + 1 && s.entry != s.from)
+                              from: s.from, to: s.from, moving: false, jumped: i == firstFrame + 1 && s.entry != s.from,
+                              segment: k)
         }
         let u = min(1, Double(i * 1_000_000 - s.start * fps) / Double(s.duration * fps))
         let progress = s.easing.value(at: u, duration: Double(s.duration) / 1_000_000)
         return FrameState(index: i, time: time, position: Double(s.from) + Double(s.by) * progress,
-                          from: s.from, to: target, moving: true, jumped: false)
+                          from: s.from, to: target, moving: true, jumped: false, segment: k)
     }
 }
 
@@ -140,9 +141,11 @@ public struct FrameState: Equatable, Sendable {
     public let moving: Bool
     /// Whether this frame comes right after a jump from a clone to its real page.
     public let jumped: Bool
+    /// Index of the timeline segment the frame falls in.
+    public let segment: Int
 
     /// Creates a frame state (the timeline makes these; tests and custom renderers may too).
-    public init(index: Int, time: Double, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool) {
+    public init(index: Int, time: Double, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int = 0) {
         self.index = index
         self.time = time
         self.position = position
@@ -150,5 +153,6 @@ public struct FrameState: Equatable, Sendable {
         self.to = to
         self.moving = moving
         self.jumped = jumped
+        self.segment = segment
     }
 }

@@ -1,0 +1,152 @@
+/// Designs a palette for a set of pixels: exact when they have few enough colours,
+/// otherwise variance-driven median cut refined by k-means, with some colours reserved.
+///
+/// Works on a 6-bit-per-channel histogram that keeps each cell's mean colour, so
+/// the cost depends on the number of distinct cells rather than pixels.
+public struct PaletteDesigner: Sendable {
+    /// How many entries the palette may have in all (reserved ones included).
+    public let maxColors: Int
+    /// k-means passes after median cut.
+    public let refinements: Int
+
+    /// A designer for at most `maxColors` entries (2...256).
+    public init(maxColors: Int, refinements: Int = 3) {
+        self.maxColors = min(256, max(1, maxColors))
+        self.refinements = refinements
+    }
+
+    /// The palette for the opaque pixels of `image` (alpha >= 128), `reserved` first.
+    ///
+    /// Exact (every colour of the image, in order of first appearance) when they fit.
+    public func design(_ image: RGBAImage, reserved: [RGBA] = []) -> (palette: [RGBA], exact: Bool) {
+        let slots = maxColors - reserved.count
+        if let exact = Quantizer.distinctColors(image, limit: slots) {
+            return (reserved + exact.filter { !reserved.contains($0) }, true)
+        }
+        let histogram = Histogram(image)
+        var palette = histogram.medianCut(colors: slots)
+        for _ in 0..<refinements { palette = histogram.refine(palette) }
+        return (reserved + palette, false)
+    }
+}
+
+/// A 6-bit-per-channel histogram of opaque pixels, each cell with its count and mean colour.
+struct Histogram {
+    struct Bin {
+        var count: Double
+        var r: Double
+        var g: Double
+        var b: Double
+        func channel(_ c: Int) -> Double { c == 0 ? r : (c == 1 ? g : b) }
+    }
+
+    private(set) var bins: [Bin] = []
+
+    init(_ image: RGBAImage) {
+        var counts = [Int32](repeating: 0, count: 1 << 18)
+        var sums = [Int32](repeating: 0, count: 3 << 18)
+        image.pixels.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                if p[i + 3] >= 128 {
+                    let key = Int(p[i] >> 2) << 12 | Int(p[i + 1] >> 2) << 6 | Int(p[i + 2] >> 2)
+                    counts[key] += 1
+                    sums[key * 3] += Int32(p[i])
+                    sums[key * 3 + 1] += Int32(p[i + 1])
+                    sums[key * 3 + 2] += Int32(p[i + 2])
+                }
+                i += 4
+            }
+        }
+        for key in 0..<counts.count where counts[key] > 0 {
+            let n = Double(counts[key])
+            bins.append(Bin(count: n, r: Double(sums[key * 3]) / n, g: Double(sums[key * 3 + 1]) / n,
+                            b: Double(sums[key * 3 + 2]) / n))
+        }
+    }
+
+    /// Variance-driven median cut: split the box with the largest squared error at the
+    /// weighted median of its widest channel until there are `colors` boxes.
+    func medianCut(colors: Int) -> [RGBA] {
+        guard !bins.isEmpty, colors > 0 else { return colors > 0 ? [.black] : [] }
+        var bins = self.bins
+        var boxes: [Range<Int>] = [0..<bins.count]
+        var errors: [Double] = [Histogram.squaredError(bins[0..<bins.count])]
+        while boxes.count < colors {
+            guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[worst] > 0 else { break }
+            let box = boxes[worst]
+            let channel = Histogram.widestChannel(bins[box])
+            bins[box].sort { ($0.channel(channel), $0.r, $0.g, $0.b) < ($1.channel(channel), $1.r, $1.g, $1.b) }
+            let total = bins[box].reduce(0) { $0 + $1.count }
+            var running = 0.0
+            var cut = box.lowerBound + 1
+            for i in box {
+                running += bins[i].count
+                if running >= total / 2 {
+                    cut = i + 1
+                    break
+                }
+            }
+            cut = min(max(cut, box.lowerBound + 1), box.upperBound - 1)
+            boxes[worst] = box.lowerBound..<cut
+            errors[worst] = Histogram.squaredError(bins[box.lowerBound..<cut])
+            boxes.append(cut..<box.upperBound)
+            errors.append(Histogram.squaredError(bins[cut..<box.upperBound]))
+        }
+        return boxes.map { box in
+            let m = Histogram.mean(bins[box])
+            return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
+        }
+    }
+
+    /// One k-means (Lloyd) pass: every bin joins its nearest entry, entries move to their members' mean.
+    func refine(_ palette: [RGBA]) -> [RGBA] {
+        let mapper = ColorMapper(palette: palette)
+        var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: palette.count)
+        for bin in bins {
+            let k = Int(mapper.nearest(Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded())))
+            sums[k].0 += bin.count
+            sums[k].1 += bin.r * bin.count
+            sums[k].2 += bin.g * bin.count
+            sums[k].3 += bin.b * bin.count
+        }
+        return palette.indices.map { k in
+            let s = sums[k]
+            guard s.0 > 0 else { return palette[k] }
+            return RGBA(r: UInt8((s.1 / s.0).rounded()), g: UInt8((s.2 / s.0).rounded()), b: UInt8((s.3 / s.0).rounded()))
+        }
+    }
+
+    static func mean(_ bins: ArraySlice<Bin>) -> (Double, Double, Double) {
+        var n = 0.0, r = 0.0, g = 0.0, b = 0.0
+        for bin in bins {
+            n += bin.count
+            r += bin.r * bin.count
+            g += bin.g * bin.count
+            b += bin.b * bin.count
+        }
+        return (r / n, g / n, b / n)
+    }
+
+    static func squaredError(_ bins: ArraySlice<Bin>) -> Double {
+        guard bins.count > 1 else { return 0 }
+        let m = mean(bins)
+        var total = 0.0
+        for bin in bins {
+            let dr = bin.r - m.0, dg = bin.g - m.1, db = bin.b - m.2
+            total += bin.count * (dr * dr + dg * dg + db * db)
+        }
+        return total
+    }
+
+    static func widestChannel(_ bins: ArraySlice<Bin>) -> Int {
+        let m = mean(bins)
+        var variance = [0.0, 0.0, 0.0]
+        for bin in bins {
+            variance[0] += bin.count * (bin.r - m.0) * (bin.r - m.0)
+            variance[1] += bin.count * (bin.g - m.1) * (bin.g - m.1)
+            variance[2] += bin.count * (bin.b - m.2) * (bin.b - m.2)
+        }
+        return variance.indices.max { variance[$0] < variance[$1] } ?? 0
+    }
+}

@@ -1,0 +1,239 @@
+import Dispatch
+import Foundation
+
+/// Encodes a carousel's GIF scene by scene, using what a carousel is: holds repeat one
+/// picture, and moves slide a window across known items.
+///
+/// 1. **Plan.** Consecutive frames that show the same picture (same place in the
+///    periodic strip, same lit dot) merge into one GIF frame with the summed delay.
+/// 2. **Scenes.** The GIF frames of one timeline segment (a hold, or one move) form a
+///    scene; its region is the part of the strip its frames show.
+/// 3. **Palette and mapping, once per scene.** A palette is designed for the region
+///    (exact when it has few colours), with the dot colours, the footer background and
+///    a transparent entry reserved; then the whole region is mapped to indices once.
+///    A frame is a crop of those indices, so the dither pattern travels with the
+///    content. Scenes are prepared in parallel, in batches, with deterministic output.
+/// 4. **Frames.** Each GIF frame covers only the rectangle that changed since the
+///    previous frame, and inside it every pixel whose exact colour did not change is
+///    transparent: unchanged pixels keep exactly what the viewer already shows (no
+///    shimmer), and LZW sees long transparent runs. Dots are composited after mapping:
+///    their pixels map from their exact colours, with the dot colours reserved.
+struct SceneEncoder {
+    let carousel: Carousel
+
+    /// One GIF frame: the first timeline frame it shows and its summed delay.
+    struct OutputFrame {
+        let source: Int
+        var delay: Int
+        let segment: Int
+        let stripX: Int
+    }
+
+    /// A scene made ready: its palette, mapper and the region's indices.
+    struct PreparedScene: @unchecked Sendable {
+        let regionX: Int
+        let regionWidth: Int
+        let indices: [UInt8]
+        let palette: [RGBA]
+        let mapper: ColorMapper
+        let transparentIndex: Int
+        let backgroundIndex: UInt8
+    }
+
+    /// The merged GIF frames.
+    func plan() -> [OutputFrame] {
+        let g = carousel.geometry
+        let period = g.count * g.pitch
+        var frames: [OutputFrame] = []
+        var lastKey: (Int, Int)?
+        for i in 0..<carousel.frameCount {
+            let info = carousel.info(i)
+            let key = (((info.x0 % period) + period) % period, info.page)
+            if let last = lastKey, last == key, frames[frames.count - 1].delay + info.delay <= 65535 {
+                frames[frames.count - 1].delay += info.delay
+            } else {
+                frames.append(OutputFrame(source: i, delay: info.delay, segment: carousel.states[i].segment, stripX: info.stripX))
+                lastKey = key
+            }
+        }
+        return frames
+    }
+
+    /// Consecutive runs of GIF frames from the same timeline segment.
+    func scenes(_ frames: [OutputFrame]) -> [Range<Int>] {
+        var scenes: [Range<Int>] = []
+        var start = 0
+        for k in 1..<max(1, frames.count) where frames[k].segment != frames[k - 1].segment {
+            scenes.append(start..<k)
+            start = k
+        }
+        if !frames.isEmpty { scenes.append(start..<frames.count) }
+        return scenes
+    }
+
+    /// Designs the scene's palette and maps its region.
+    func prepare(_ frames: ArraySlice<OutputFrame>) -> PreparedScene {
+        let options = carousel.options
+        let g = carousel.geometry
+        let xs = frames.map(\.stripX)
+        let regionX = xs.min() ?? 0
+        let regionWidth = (xs.max() ?? 0) - regionX + g.width
+        let region = carousel.strip.cropped(x: regionX, width: regionWidth, height: g.height)
+        let background = opaque(options.background)
+        var reserved: [RGBA] = []
+        if options.dots.placement != .none && g.count > 1 {
+            reserved += [opaque(options.dots.currentColor), opaque(options.dots.color)]
+        }
+        if options.dots.placement == .footer { reserved.append(opaque(options.background)) }
+        var unique: [RGBA] = []
+        for c in reserved where !unique.contains(c) { unique.append(c) }
+        // The palette also sees the dots as drawn in this scene's frames (edges blend with the content).
+        var sample = region.pixels
+        if !reserved.isEmpty {
+            for frame in frames {
+                let image = carousel.frame(frame.source)
+                for box in dotBoxes(page: carousel.page(frame.source)) {
+                    for y in max(0, box.y0)..<min(image.height, box.y1) {
+                        let row = y * image.width * 4
+                        sample += image.pixels[(row + max(0, box.x0) * 4)..<(row + min(image.width, box.x1) * 4)]
+                    }
+                }
+            }
+            if options.dots.placement == .footer {
+                sample += [background.r, background.g, background.b, 255]
+            }
+        }
+        let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
+        let (palette, exact) = PaletteDesigner(maxColors: options.colors - 1).design(designInput, reserved: unique)
+        let mapper = ColorMapper(palette: palette)
+        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : options.dither, transparentIndex: nil)
+        return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
+                             mapper: mapper, transparentIndex: palette.count,
+                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+    }
+
+    private func opaque(_ c: RGBA) -> RGBA { RGBA(r: c.r, g: c.g, b: c.b) }
+
+    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
+    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
+        let frames = plan()
+        let scenes = scenes(frames)
+        let batch = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        var previous: RGBAImage?
+        var start = 0
+        while start < scenes.count {
+            let slice = Array(scenes[start..<min(scenes.count, start + batch)])
+            let prepared = prepareConcurrently(slice.map { frames[$0] })
+            for (range, scene) in zip(slice, prepared) {
+                for k in range {
+                    let frame = frames[k]
+                    let exact = carousel.frame(frame.source)
+                    let indexed = compose(frame, exact: exact, previous: previous, scene: scene)
+                    try writer.write(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay)
+                    previous = exact
+                    progress(k + 1 < frames.count ? frames[k + 1].source : carousel.frameCount, carousel.frameCount)
+                }
+            }
+            start += batch
+        }
+    }
+
+    private func prepareConcurrently(_ scenes: [ArraySlice<OutputFrame>]) -> [PreparedScene] {
+        let results = Results(count: scenes.count)
+        DispatchQueue.concurrentPerform(iterations: scenes.count) { k in
+            results.set(k, prepare(scenes[k]))
+        }
+        return results.values
+    }
+
+    /// The GIF frame for `frame`: the changed rectangle, unchanged pixels transparent.
+    func compose(_ frame: OutputFrame, exact: RGBAImage, previous: RGBAImage?,
+                 scene: PreparedScene) -> (frame: IndexedFrame, left: Int, top: Int) {
+        let g = carousel.geometry
+        let width = exact.width, height = exact.height
+        let rect = previous.map { changedRect(exact, $0) } ?? (0, 0, width, height)
+        let (left, top, w, h) = rect.2 > 0 ? rect : (0, 0, 1, 1)
+        let dots = dotBoxes(page: carousel.page(frame.source))
+        var indices = [UInt8](repeating: UInt8(scene.transparentIndex), count: w * h)
+        let offset = frame.stripX - scene.regionX
+        let hasPrevious = previous != nil
+        let previousPixels = previous?.pixels ?? []
+        exact.pixels.withUnsafeBytes { rawExact in
+          previousPixels.withUnsafeBytes { rawPrevious in
+            let current = rawExact.bindMemory(to: UInt32.self)
+            let before = rawPrevious.bindMemory(to: UInt32.self)
+            scene.indices.withUnsafeBufferPointer { region in
+                for y in top..<(top + h) {
+                    let inDotRows = dots.contains { y >= $0.y0 && y < $0.y1 }
+                    for x in left..<(left + w) {
+                        let p = y * width + x
+                        if hasPrevious && before[p] == current[p] { continue }
+                        let o = (y - top) * w + (x - left)
+                        if inDotRows && dots.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) {
+                            let c = current[p]
+                            indices[o] = scene.mapper.nearest(Int32(c & 0xFF), Int32((c >> 8) & 0xFF), Int32((c >> 16) & 0xFF))
+                        } else if y < g.height {
+                            indices[o] = region[y * scene.regionWidth + offset + x]
+                        } else {
+                            indices[o] = scene.backgroundIndex
+                        }
+                    }
+                }
+            }
+          }
+        }
+        return (IndexedFrame(width: w, height: h, palette: scene.palette + [.clear], indices: indices,
+                             transparentIndex: scene.transparentIndex), left, top)
+    }
+
+    /// The bounding box of pixels that differ, as (left, top, width, height); width 0 when none do.
+    func changedRect(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, Int, Int) {
+        var x0 = a.width, x1 = -1, y0 = a.height, y1 = -1
+        a.pixels.withUnsafeBytes { ra in
+            b.pixels.withUnsafeBytes { rb in
+                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
+                for y in 0..<a.height {
+                    let row = y * a.width
+                    var first = -1, last = -1
+                    for x in 0..<a.width where pa[row + x] != pb[row + x] {
+                        if first < 0 { first = x }
+                        last = x
+                    }
+                    guard first >= 0 else { continue }
+                    x0 = min(x0, first)
+                    x1 = max(x1, last)
+                    y0 = min(y0, y)
+                    y1 = y
+                }
+            }
+        }
+        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
+
+    /// Pixel boxes of the dots drawn for `page`.
+    private func dotBoxes(page: Int) -> [(x0: Int, y0: Int, x1: Int, y1: Int)] {
+        let g = carousel.geometry
+        return carousel.options.dots.layout(count: g.count, current: page, width: carousel.width, viewportHeight: g.height)
+            .map { dot in
+                let r = dot.diameter / 2
+                return (Int((dot.x - r).rounded(.down)), Int((dot.y - r).rounded(.down)),
+                        Int((dot.x + r).rounded(.up)) + 1, Int((dot.y + r).rounded(.up)) + 1)
+            }
+    }
+
+    /// Prepared scenes collected from concurrent workers, by index.
+    private final class Results: @unchecked Sendable {
+        private var items: [PreparedScene?]
+        private let lock = NSLock()
+
+        init(count: Int) { items = Array(repeating: nil, count: count) }
+
+        func set(_ k: Int, _ scene: PreparedScene) {
+            lock.lock()
+            items[k] = scene
+            lock.unlock()
+        }
+
+        var values: [PreparedScene] { items.compactMap { $0 } }
+    }
+}
