@@ -14,6 +14,14 @@ extension ByteSink {
         }
         try result.get()
     }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: [UInt8]) throws(CarouselError) {
+        let result: Result<Void, CarouselError> = bytes.withUnsafeBytes { raw in
+            Result { () throws(CarouselError) in try self.write(raw) }
+        }
+        try result.get()
+    }
 }
 
 /// Collects bytes in memory.

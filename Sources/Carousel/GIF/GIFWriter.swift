@@ -148,3 +148,33 @@ private func gifWrite(_ file: UnsafeMutablePointer<GifFileType>?, _ bytes: Unsaf
         return 0
     }
 }
+
+/// One frame already LZW-encoded: its graphics control block, image descriptor, colour
+/// table and image data, ready to go into a GIF stream.
+public struct EncodedFrame: Sendable {
+    /// The bytes, from the graphics control extension to the image's block terminator.
+    public let bytes: [UInt8]
+}
+
+extension GIFWriter {
+    /// Encodes one frame on its own, so frames can be encoded in parallel and written in order.
+    ///
+    /// The frame goes through a separate giflib encoder (opened and closed once) writing to
+    /// memory; the result is that stream less its header, screen descriptor and trailer.
+    public static func encode(_ frame: IndexedFrame, left: Int, top: Int, delay: Int,
+                              canvasWidth: Int, canvasHeight: Int) throws(CarouselError) -> EncodedFrame {
+        let memory = MemorySink()
+        let writer = try GIFWriter(sink: memory, name: "<frame>", width: canvasWidth, height: canvasHeight, loop: .plays(1))
+        try writer.write(frame, left: left, top: top, delay: delay)
+        try writer.close()
+        let bytes = [UInt8](memory.data)
+        // GIF89a header (6) + logical screen descriptor without a global table (7) ... trailer (1).
+        return EncodedFrame(bytes: Array(bytes[13..<(bytes.count - 1)]))
+    }
+
+    /// Writes a frame encoded by ``encode(_:left:top:delay:canvasWidth:canvasHeight:)`` at this point of the stream.
+    public func write(_ encoded: EncodedFrame) throws(CarouselError) {
+        let sinkBox = box.takeUnretainedValue()
+        try sinkBox.sink.write(encoded.bytes)
+    }
+}

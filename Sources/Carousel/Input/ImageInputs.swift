@@ -31,14 +31,17 @@ public enum ImageInputs {
         return urls
     }
 
-    /// Decodes every file; the first failure is thrown, naming its file.
+    /// Decodes every file, in parallel; the first failure in input order is thrown, naming its file.
     public static func load(_ urls: [URL]) throws(CarouselError) -> [RGBAImage] {
+        let results = Results<Result<RGBAImage, PNGError>>(count: urls.count)
+        DispatchQueue.concurrentPerform(iterations: urls.count) { k in
+            results.set(k, Result { () throws(PNGError) in try PNGCodec.decode(contentsOf: urls[k]) })
+        }
         var images: [RGBAImage] = []
-        for url in urls {
-            do {
-                images.append(try PNGCodec.decode(contentsOf: url))
-            } catch {
-                throw .image(error)
+        for result in results.values {
+            switch result {
+            case .success(let image): images.append(image)
+            case .failure(let error): throw .image(error)
             }
         }
         return images

@@ -4,7 +4,13 @@
 /// the mapper lists the entries that can be nearest to any colour of that cell:
 /// those whose closest possible distance to the cell is no more than the smallest
 /// farthest distance of any entry. A lookup then searches only that short list, and
-/// gives exactly what a search of the whole palette would.
+/// gives exactly what a search of the whole palette would. The lists are built in two
+/// levels: 8x8x8 coarse cells from the whole palette, fine cells from their coarse
+/// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
+/// coarse cell that contains it).
+///
+/// `nearest` fills its lists as it goes, so one mapper serves one thread at a time;
+/// `nearestExhaustive` may be shared.
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
@@ -44,27 +50,62 @@ public final class ColorMapper {
         return indexOf[best]
     }
 
-    private func fill(_ cell: Int) {
-        let lo = [Int32((cell >> 10) & 31) << 3, Int32((cell >> 5) & 31) << 3, Int32(cell & 31) << 3]
-        func span(_ v: Int32, _ low: Int32) -> (Int32, Int32) {
-            let high = low + 7
+    /// The nearest entry by searching every entry: the same answer as ``nearest(_:_:_:)``,
+    /// reading nothing that changes, so any number of threads may call it at once.
+    public func nearestExhaustive(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        var best = 0, bestDistance = Int32.max
+        for e in 0..<pr.count {
+            let dr = pr[e] - r, dg = pg[e] - g, db = pb[e] - b
+            let d = dr * dr + dg * dg + db * db
+            if d < bestDistance {
+                bestDistance = d
+                best = e
+            }
+        }
+        return indexOf[best]
+    }
+
+    private var coarseStart = [Int32](repeating: -1, count: 8 * 8 * 8)
+    private var coarseCount = [UInt16](repeating: 0, count: 8 * 8 * 8)
+    private var coarseCandidates: [UInt8] = []
+
+    /// Lists into `list` the entries among `from` that can be nearest in the box of side
+    /// `size` at `low`; returns how many.
+    private func candidates(in low: (Int32, Int32, Int32), size: Int32, from: some Collection<Int>,
+                            into list: inout [UInt8]) -> UInt16 {
+        @inline(__always) func span(_ v: Int32, _ low: Int32) -> (Int32, Int32) {
+            let high = low + size - 1
             let near = v < low ? low - v : (v > high ? v - high : 0)
             let far = max(abs(v - low), abs(v - high))
             return (near * near, far * far)
         }
-        var nearDistances = [Int32](repeating: 0, count: pr.count)
         var threshold = Int32.max
-        for e in 0..<pr.count {
-            let (nr, fr) = span(pr[e], lo[0]), (ng, fg) = span(pg[e], lo[1]), (nb, fb) = span(pb[e], lo[2])
-            nearDistances[e] = nr + ng + nb
+        for e in from {
+            let (_, fr) = span(pr[e], low.0), (_, fg) = span(pg[e], low.1), (_, fb) = span(pb[e], low.2)
             threshold = min(threshold, fr + fg + fb)
         }
-        cellStart[cell] = Int32(candidates.count)
         var count: UInt16 = 0
-        for e in 0..<pr.count where nearDistances[e] <= threshold {
-            candidates.append(UInt8(e))
-            count += 1
+        for e in from {
+            let (nr, _) = span(pr[e], low.0), (ng, _) = span(pg[e], low.1), (nb, _) = span(pb[e], low.2)
+            if nr + ng + nb <= threshold {
+                list.append(UInt8(e))
+                count += 1
+            }
         }
-        cellCount[cell] = count
+        return count
+    }
+
+    private func fill(_ cell: Int) {
+        let r = Int32((cell >> 10) & 31), g = Int32((cell >> 5) & 31), b = Int32(cell & 31)
+        let coarse = Int((r >> 2) << 6 | (g >> 2) << 3 | (b >> 2))
+        if coarseStart[coarse] < 0 {
+            coarseStart[coarse] = Int32(coarseCandidates.count)
+            coarseCount[coarse] = candidates(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32,
+                                             from: 0..<pr.count, into: &coarseCandidates)
+        }
+        let start = Int(coarseStart[coarse])
+        let parent = coarseCandidates[start..<(start + Int(coarseCount[coarse]))].map { Int($0) }
+        cellStart[cell] = Int32(candidates.count)
+        cellCount[cell] = candidates(in: (r << 3, g << 3, b << 3), size: 8, from: parent, into: &candidates)
     }
 }

@@ -51,18 +51,27 @@ public struct Quantizer: Sendable {
     }
 
     /// Maps every pixel of `image` to a palette index: nearest colour, with `dither`;
-    /// pixels with alpha below 128 to `transparentIndex` when there is one.
-    public static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?) -> [UInt8] {
+    /// pixels with alpha below 128 to `transparentIndex` when there is one. `runSlack`
+    /// (no dithering only) lets a pixel repeat its left neighbour's index at that much
+    /// extra squared error.
+    public static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
+                           runSlack: Int32 = 0) -> [UInt8] {
         switch dither {
-        case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex)
+        case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
         case .ordered: return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
 
-    private static func mapNearest(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?) -> [UInt8] {
+    /// Nearest-colour mapping. With `runSlack` > 0, a pixel repeats its left neighbour's
+    /// index when that costs at most `runSlack` more squared error than the nearest
+    /// entry: longer runs for LZW at a small, bounded cost in fidelity.
+    private static func mapNearest(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?,
+                                   runSlack: Int32) -> [UInt8] {
         var indices = [UInt8](repeating: 0, count: image.width * image.height)
         let transparent = UInt8(transparentIndex ?? 0)
+        let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+        let width = image.width
         image.pixels.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { out in
                 var lastKey: UInt32 = .max, lastIndex: UInt8 = 0
@@ -77,7 +86,15 @@ public struct Quantizer: Sendable {
                         lastKey = key
                         lastIndex = mapper.nearest(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]))
                     }
-                    out[i] = lastIndex
+                    var index = lastIndex
+                    if runSlack > 0 && i % width != 0 && out[i - 1] != index && out[i - 1] != transparent {
+                        let r = Int32(p[o]), g = Int32(p[o + 1]), b = Int32(p[o + 2])
+                        let n = palette[Int(index)], l = palette[Int(out[i - 1])]
+                        let nearestError = (n.0 - r) * (n.0 - r) + (n.1 - g) * (n.1 - g) + (n.2 - b) * (n.2 - b)
+                        let leftError = (l.0 - r) * (l.0 - r) + (l.1 - g) * (l.1 - g) + (l.2 - b) * (l.2 - b)
+                        if leftError <= nearestError + runSlack { index = out[i - 1] }
+                    }
+                    out[i] = index
                 }
             }
         }

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// A carousel ready to render: items fitted, the padded strip built, every frame planned.
 ///
 /// The pipeline reads top to bottom: images in, ``ItemFitter``, ``PaddedStrip``,
@@ -30,9 +32,12 @@ public struct Carousel: Sendable {
         }
         self.options = options
         self.geometry = geometry
-        let items = images.map {
-            ItemFitter.fit($0, width: geometry.itemWidth, height: height, mode: options.fit, background: options.background)
+        let fitted = Results<RGBAImage>(count: images.count)
+        DispatchQueue.concurrentPerform(iterations: images.count) { k in
+            fitted.set(k, ItemFitter.fit(images[k], width: geometry.itemWidth, height: height, mode: options.fit,
+                                         background: options.background))
         }
+        let items = fitted.values
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
         timeline = try Timeline(script: options.script ?? .autoplay, count: images.count,
                                 hold: TimeValue.microseconds(seconds: options.hold) ?? 0,

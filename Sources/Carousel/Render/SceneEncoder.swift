@@ -38,6 +38,7 @@ struct SceneEncoder {
         let mapper: ColorMapper
         let transparentIndex: Int
         let backgroundIndex: UInt8
+        let exact: Bool
     }
 
     /// The merged GIF frames.
@@ -104,83 +105,115 @@ struct SceneEncoder {
             }
         }
         let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
-        let (palette, exact) = PaletteDesigner(maxColors: options.colors - 1).design(designInput, reserved: unique)
+        let moving = frames.count > 1
+        let limit = moving ? SceneEncoder.moveColors(options.colors) : options.colors
+        let (palette, exact) = PaletteDesigner(maxColors: limit - 1).design(designInput, reserved: unique)
         let mapper = ColorMapper(palette: palette)
-        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : options.dither, transparentIndex: nil)
+        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : options.dither, transparentIndex: nil,
+                                    runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0)
         return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
                              mapper: mapper, transparentIndex: palette.count,
-                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)),
+                             exact: exact)
     }
 
     private func opaque(_ c: RGBA) -> RGBA { RGBA(r: c.r, g: c.g, b: c.b) }
 
     /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
+    ///
+    /// Scenes are prepared a batch at a time in parallel; then the batch's frames are
+    /// composed and LZW-encoded in parallel, each from its own exact frame and the one
+    /// before it, and written in order. Output does not depend on scheduling.
     func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
         let frames = plan()
         let scenes = scenes(frames)
         let batch = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
-        var previous: RGBAImage?
         var start = 0
         while start < scenes.count {
             let slice = Array(scenes[start..<min(scenes.count, start + batch)])
             let prepared = prepareConcurrently(slice.map { frames[$0] })
-            for (range, scene) in zip(slice, prepared) {
-                for k in range {
-                    let frame = frames[k]
-                    let exact = carousel.frame(frame.source)
-                    let indexed = compose(frame, exact: exact, previous: previous, scene: scene)
-                    try writer.write(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay)
-                    previous = exact
-                    progress(k + 1 < frames.count ? frames[k + 1].source : carousel.frameCount, carousel.frameCount)
-                }
+            let jobs: [(frame: Int, scene: Int)] = slice.enumerated().flatMap { s, range in range.map { ($0, s) } }
+            let encoded = Results<Result<EncodedFrame, CarouselError>>(count: jobs.count)
+            DispatchQueue.concurrentPerform(iterations: jobs.count) { j in
+                let k = jobs[j].frame
+                let exact = carousel.frame(frames[k].source)
+                let previous = k > 0 ? carousel.frame(frames[k - 1].source) : nil
+                let indexed = compose(frames[k], exact: exact, previous: previous, scene: prepared[jobs[j].scene])
+                encoded.set(j, Result { () throws(CarouselError) in
+                    try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frames[k].delay,
+                                         canvasWidth: carousel.width, canvasHeight: carousel.height)
+                })
+            }
+            for (j, result) in encoded.values.enumerated() {
+                try writer.write(result.get())
+                let k = jobs[j].frame
+                progress(k + 1 < frames.count ? frames[k + 1].source : carousel.frameCount, carousel.frameCount)
             }
             start += batch
         }
     }
 
     private func prepareConcurrently(_ scenes: [ArraySlice<OutputFrame>]) -> [PreparedScene] {
-        let results = Results(count: scenes.count)
+        let results = Results<PreparedScene>(count: scenes.count)
         DispatchQueue.concurrentPerform(iterations: scenes.count) { k in
             results.set(k, prepare(scenes[k]))
         }
         return results.values
     }
 
-    /// The GIF frame for `frame`: the changed rectangle, unchanged pixels transparent.
+    /// The palette limit for a scene in motion: half the `--colors` limit. Moving frames
+    /// are on screen briefly and make up most of the bytes; holds keep the full limit.
+    static func moveColors(_ limit: Int) -> Int {
+        max(2, limit / 2)
+    }
+
+    /// Extra squared error a moving pixel may take to repeat its left neighbour's index.
+    static let moveRunSlack: Int32 = 16
+
+    /// The GIF frame for `frame`: the rectangle that changed since `previous`, with every
+    /// pixel whose exact colour did not change left transparent.
     func compose(_ frame: OutputFrame, exact: RGBAImage, previous: RGBAImage?,
                  scene: PreparedScene) -> (frame: IndexedFrame, left: Int, top: Int) {
-        let g = carousel.geometry
-        let width = exact.width, height = exact.height
-        let rect = previous.map { changedRect(exact, $0) } ?? (0, 0, width, height)
-        let (left, top, w, h) = rect.2 > 0 ? rect : (0, 0, 1, 1)
+        let viewportHeight = carousel.geometry.height
+        let width = exact.width
+        let rect = previous.map { changedRect(exact, $0) } ?? (0, 0, width, exact.height)
+        let transparent = UInt8(scene.transparentIndex)
+        guard rect.2 > 0 else {
+            return (IndexedFrame(width: 1, height: 1, palette: scene.palette + [.clear], indices: [transparent],
+                                 transparentIndex: scene.transparentIndex), 0, 0)
+        }
+        let (left, top, w, h) = rect
         let dots = dotBoxes(page: carousel.page(frame.source))
-        var indices = [UInt8](repeating: UInt8(scene.transparentIndex), count: w * h)
+        var indices = [UInt8](repeating: transparent, count: w * h)
         let offset = frame.stripX - scene.regionX
         let hasPrevious = previous != nil
         let previousPixels = previous?.pixels ?? []
         exact.pixels.withUnsafeBytes { rawExact in
-          previousPixels.withUnsafeBytes { rawPrevious in
-            let current = rawExact.bindMemory(to: UInt32.self)
-            let before = rawPrevious.bindMemory(to: UInt32.self)
-            scene.indices.withUnsafeBufferPointer { region in
-                for y in top..<(top + h) {
-                    let inDotRows = dots.contains { y >= $0.y0 && y < $0.y1 }
-                    for x in left..<(left + w) {
-                        let p = y * width + x
-                        if hasPrevious && before[p] == current[p] { continue }
-                        let o = (y - top) * w + (x - left)
-                        if inDotRows && dots.contains(where: { x >= $0.x0 && x < $0.x1 && y >= $0.y0 && y < $0.y1 }) {
-                            let c = current[p]
-                            indices[o] = scene.mapper.nearest(Int32(c & 0xFF), Int32((c >> 8) & 0xFF), Int32((c >> 16) & 0xFF))
-                        } else if y < g.height {
-                            indices[o] = region[y * scene.regionWidth + offset + x]
-                        } else {
-                            indices[o] = scene.backgroundIndex
+            previousPixels.withUnsafeBytes { rawPrevious in
+                let current = rawExact.bindMemory(to: UInt32.self)
+                let before = rawPrevious.bindMemory(to: UInt32.self)
+                scene.indices.withUnsafeBufferPointer { region in
+                    indices.withUnsafeMutableBufferPointer { out in
+                        for y in top..<(top + h) {
+                            let spans = dots.filter { y >= $0.y0 && y < $0.y1 }.map { $0.x0..<$0.x1 }
+                            let row = y * width, outRow = (y - top) * w - left
+                            let regionRow = y * scene.regionWidth + offset
+                            for x in left..<(left + w) {
+                                let c = current[row + x]
+                                if hasPrevious && before[row + x] == c { continue }
+                                if !spans.isEmpty && spans.contains(where: { $0.contains(x) }) {
+                                    out[outRow + x] = scene.mapper.nearestExhaustive(Int32(c & 0xFF), Int32((c >> 8) & 0xFF),
+                                                                                     Int32((c >> 16) & 0xFF))
+                                } else if y < viewportHeight {
+                                    out[outRow + x] = region[regionRow + x]
+                                } else {
+                                    out[outRow + x] = scene.backgroundIndex
+                                }
+                            }
                         }
                     }
                 }
             }
-          }
         }
         return (IndexedFrame(width: w, height: h, palette: scene.palette + [.clear], indices: indices,
                              transparentIndex: scene.transparentIndex), left, top)
@@ -221,19 +254,21 @@ struct SceneEncoder {
             }
     }
 
-    /// Prepared scenes collected from concurrent workers, by index.
-    private final class Results: @unchecked Sendable {
-        private var items: [PreparedScene?]
-        private let lock = NSLock()
+}
 
-        init(count: Int) { items = Array(repeating: nil, count: count) }
+/// Values collected from concurrent workers, by index.
+final class Results<Value>: @unchecked Sendable {
+    private var items: [Value?]
+    private let lock = NSLock()
 
-        func set(_ k: Int, _ scene: PreparedScene) {
-            lock.lock()
-            items[k] = scene
-            lock.unlock()
-        }
+    init(count: Int) { items = Array(repeating: nil, count: count) }
 
-        var values: [PreparedScene] { items.compactMap { $0 } }
+    func set(_ k: Int, _ value: Value) {
+        lock.lock()
+        items[k] = value
+        lock.unlock()
     }
+
+    /// Every value, in index order (all must have been set).
+    var values: [Value] { items.compactMap { $0 } }
 }
