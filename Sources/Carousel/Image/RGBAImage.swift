@@ -59,15 +59,14 @@ public struct RGBAImage: Equatable, Sendable {
     public func cropped(x: Int, y: Int = 0, width w: Int, height h: Int) -> RGBAImage {
         precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height,
                      "RGBAImage.cropped: \(w)x\(h) at (\(x), \(y)) is outside \(width)x\(height)")
-        var out = [UInt8](repeating: 0, count: w * h * 4)
-        pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
+        let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { dst, count in
+            pixels.withUnsafeBufferPointer { src in
                 for row in 0..<h {
                     let from = ((y + row) * width + x) * 4
-                    let to = row * w * 4
-                    (dst.baseAddress! + to).update(from: src.baseAddress! + from, count: w * 4)
+                    (dst.baseAddress! + row * w * 4).initialize(from: src.baseAddress! + from, count: w * 4)
                 }
             }
+            count = w * h * 4
         }
         return RGBAImage(width: w, height: h, pixels: out)
     }
@@ -98,7 +97,7 @@ public struct RGBAImage: Equatable, Sendable {
     public func composited(over background: RGBA) -> RGBAImage {
         var out = self
         out.pixels.withUnsafeMutableBufferPointer { p in
-            for i in stride(from: 0, to: p.count, by: 4) {
+            for i in stride(from: 0, to: p.count, by: 4) where p[i + 3] != 255 {
                 let pixel = RGBA(r: p[i], g: p[i + 1], b: p[i + 2], a: p[i + 3])
                 let c = pixel.over(background)
                 p[i] = c.r

@@ -40,58 +40,72 @@ public enum ItemFitter {
         }
         let columns = weights(from: source.x, length: source.w, to: width, limit: image.width)
         let rows = weights(from: source.y, length: source.h, to: height, limit: image.height)
-        // Premultiply once.
-        var premultiplied = [Float](repeating: 0, count: image.width * image.height * 4)
-        image.pixels.withUnsafeBufferPointer { p in
-            for i in stride(from: 0, to: p.count, by: 4) {
-                let a = Float(p[i + 3]) / 255
-                premultiplied[i] = Float(p[i]) * a
-                premultiplied[i + 1] = Float(p[i + 1]) * a
-                premultiplied[i + 2] = Float(p[i + 2]) * a
-                premultiplied[i + 3] = Float(p[i + 3])
-            }
-        }
-        // Horizontal pass over the rows the vertical pass reads.
         let firstRow = rows.map(\.first).min() ?? 0
         let lastRow = rows.map { $0.first + $0.weights.count }.max() ?? 0
+        let sourceWidth = image.width
+        // Premultiplied rows the vertical pass reads, resampled horizontally.
         var horizontal = [Float](repeating: 0, count: width * (lastRow - firstRow) * 4)
-        for y in firstRow..<lastRow {
-            for (x, tap) in columns.enumerated() {
-                var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                for (k, weight) in tap.weights.enumerated() {
-                    let i = (y * image.width + tap.first + k) * 4
-                    acc.0 += premultiplied[i] * weight
-                    acc.1 += premultiplied[i + 1] * weight
-                    acc.2 += premultiplied[i + 2] * weight
-                    acc.3 += premultiplied[i + 3] * weight
+        let columnFirst = columns.map(\.first), columnCount = columns.map(\.weights.count)
+        let columnOffset = columnCount.reduce(into: [0]) { $0.append($0.last! + $1) }
+        let columnWeights = columns.flatMap(\.weights)
+        image.pixels.withUnsafeBufferPointer { src in
+            horizontal.withUnsafeMutableBufferPointer { dst in
+                var premultiplied = [Float](repeating: 0, count: sourceWidth * 4)
+                premultiplied.withUnsafeMutableBufferPointer { row in
+                    for y in firstRow..<lastRow {
+                        let base = y * sourceWidth * 4
+                        for x in 0..<sourceWidth {
+                            let i = base + x * 4, a = Float(src[i + 3]) * (1 / 255)
+                            row[x * 4] = Float(src[i]) * a
+                            row[x * 4 + 1] = Float(src[i + 1]) * a
+                            row[x * 4 + 2] = Float(src[i + 2]) * a
+                            row[x * 4 + 3] = Float(src[i + 3])
+                        }
+                        let out = (y - firstRow) * width * 4
+                        for x in 0..<width {
+                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                            var s = columnFirst[x] * 4
+                            for k in columnOffset[x]..<columnOffset[x + 1] {
+                                let w = columnWeights[k]
+                                r += row[s] * w
+                                g += row[s + 1] * w
+                                b += row[s + 2] * w
+                                a += row[s + 3] * w
+                                s += 4
+                            }
+                            dst[out + x * 4] = r
+                            dst[out + x * 4 + 1] = g
+                            dst[out + x * 4 + 2] = b
+                            dst[out + x * 4 + 3] = a
+                        }
+                    }
                 }
-                let o = ((y - firstRow) * width + x) * 4
-                horizontal[o] = acc.0
-                horizontal[o + 1] = acc.1
-                horizontal[o + 2] = acc.2
-                horizontal[o + 3] = acc.3
             }
         }
         var out = [UInt8](repeating: 0, count: width * height * 4)
-        for (y, tap) in rows.enumerated() {
-            for x in 0..<width {
-                var acc: (Float, Float, Float, Float) = (0, 0, 0, 0)
-                for (k, weight) in tap.weights.enumerated() {
-                    let i = ((tap.first + k - firstRow) * width + x) * 4
-                    acc.0 += horizontal[i] * weight
-                    acc.1 += horizontal[i + 1] * weight
-                    acc.2 += horizontal[i + 2] * weight
-                    acc.3 += horizontal[i + 3] * weight
+        var acc = [Float](repeating: 0, count: width * 4)
+        horizontal.withUnsafeBufferPointer { h in
+            out.withUnsafeMutableBufferPointer { dst in
+                acc.withUnsafeMutableBufferPointer { sum in
+                    for (y, tap) in rows.enumerated() {
+                        for i in 0..<sum.count { sum[i] = 0 }
+                        for (k, weight) in tap.weights.enumerated() {
+                            let base = (tap.first + k - firstRow) * width * 4
+                            for i in 0..<sum.count { sum[i] += h[base + i] * weight }
+                        }
+                        let o = y * width * 4
+                        for x in 0..<width {
+                            let alpha = min(255, max(0, sum[x * 4 + 3]))
+                            if alpha > 0 {
+                                let unpremultiply = 255 / alpha
+                                dst[o + x * 4] = UInt8(min(255, max(0, sum[x * 4] * unpremultiply + 0.5)))
+                                dst[o + x * 4 + 1] = UInt8(min(255, max(0, sum[x * 4 + 1] * unpremultiply + 0.5)))
+                                dst[o + x * 4 + 2] = UInt8(min(255, max(0, sum[x * 4 + 2] * unpremultiply + 0.5)))
+                            }
+                            dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
+                        }
+                    }
                 }
-                let o = (y * width + x) * 4
-                let alpha = min(255, max(0, acc.3))
-                if alpha > 0 {
-                    let unpremultiply = 255 / alpha
-                    out[o] = UInt8(min(255, max(0, (acc.0 * unpremultiply).rounded())))
-                    out[o + 1] = UInt8(min(255, max(0, (acc.1 * unpremultiply).rounded())))
-                    out[o + 2] = UInt8(min(255, max(0, (acc.2 * unpremultiply).rounded())))
-                }
-                out[o + 3] = UInt8(alpha.rounded())
             }
         }
         return RGBAImage(width: width, height: height, pixels: out)

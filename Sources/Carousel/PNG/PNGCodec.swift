@@ -73,13 +73,8 @@ public enum PNGCodec {
         png.height = UInt32(image.height)
         png.format = carousel_png_format_rgba
         defer { png_image_free(&png) }
-        var size = 0
-        let sized = image.pixels.withUnsafeBytes { raw in
-            png_image_write_to_memory(&png, nil, &size, 0, raw.baseAddress, Int32(image.width * 4), nil)
-        }
-        guard sized != 0, size > 0 else {
-            throw .encodingFailed(file: name, reason: message(of: png))
-        }
+        // One pass into a buffer of libpng's worst-case size (asking for the size first would encode twice).
+        var size = Int(carousel_png_size_max(png))
         var out = Data(count: size)
         let written = out.withUnsafeMutableBytes { dst in
             image.pixels.withUnsafeBytes { raw in

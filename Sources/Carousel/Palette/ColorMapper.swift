@@ -15,9 +15,15 @@ public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
     private let pr: [Int32], pg: [Int32], pb: [Int32]
-    private var cellStart = [Int32](repeating: -1, count: 32 * 32 * 32)
-    private var cellCount = [UInt16](repeating: 0, count: 32 * 32 * 32)
-    private var candidates: [UInt8] = []
+    private let indexOf: [UInt8]
+    // Lookup tables in manually managed memory: the hot path reads them without
+    // bounds or exclusivity checks. Freed in deinit.
+    private let cellStart = UnsafeMutablePointer<Int32>.allocate(capacity: 32 * 32 * 32)
+    private let cellCount = UnsafeMutablePointer<UInt16>.allocate(capacity: 32 * 32 * 32)
+    private let rgb: UnsafeMutablePointer<Int32>
+    private var candidates: UnsafeMutablePointer<UInt8>
+    private var candidateCount = 0
+    private var candidateCapacity = 4096
 
     /// A mapper over `palette` (1...256 entries); entries listed in `excluded` are never chosen.
     public init(palette: [RGBA], excluded: Set<Int> = []) {
@@ -27,25 +33,41 @@ public final class ColorMapper {
         pg = usable.map { Int32(palette[$0].g) }
         pb = usable.map { Int32(palette[$0].b) }
         indexOf = usable.map { UInt8($0) }
+        cellStart.initialize(repeating: -1, count: 32 * 32 * 32)
+        cellCount.initialize(repeating: 0, count: 32 * 32 * 32)
+        rgb = .allocate(capacity: max(1, usable.count) * 3)
+        for (e, k) in usable.enumerated() {
+            rgb[e * 3] = Int32(palette[k].r)
+            rgb[e * 3 + 1] = Int32(palette[k].g)
+            rgb[e * 3 + 2] = Int32(palette[k].b)
+        }
+        candidates = .allocate(capacity: candidateCapacity)
     }
 
-    private let indexOf: [UInt8]
+    deinit {
+        cellStart.deallocate()
+        cellCount.deallocate()
+        rgb.deallocate()
+        candidates.deallocate()
+    }
 
     /// The nearest entry to (r, g, b).
     @inline(__always)
     public func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
         let cell = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
         if cellStart[cell] < 0 { fill(cell) }
-        let start = Int(cellStart[cell]), count = Int(cellCount[cell])
+        let start = Int(cellStart[cell]), end = start + Int(cellCount[cell])
         var best = 0, bestDistance = Int32.max
-        for k in start..<(start + count) {
+        var k = start
+        while k < end {
             let e = Int(candidates[k])
-            let dr = pr[e] - r, dg = pg[e] - g, db = pb[e] - b
+            let dr = rgb[e * 3] - r, dg = rgb[e * 3 + 1] - g, db = rgb[e * 3 + 2] - b
             let d = dr * dr + dg * dg + db * db
             if d < bestDistance {
                 bestDistance = d
                 best = e
             }
+            k += 1
         }
         return indexOf[best]
     }
@@ -105,7 +127,18 @@ public final class ColorMapper {
         }
         let start = Int(coarseStart[coarse])
         let parent = coarseCandidates[start..<(start + Int(coarseCount[coarse]))].map { Int($0) }
-        cellStart[cell] = Int32(candidates.count)
-        cellCount[cell] = candidates(in: (r << 3, g << 3, b << 3), size: 8, from: parent, into: &candidates)
+        var list: [UInt8] = []
+        let count = candidates(in: (r << 3, g << 3, b << 3), size: 8, from: parent, into: &list)
+        if candidateCount + list.count > candidateCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(candidateCapacity * 2, candidateCount + list.count))
+            grown.initialize(from: candidates, count: candidateCount)
+            candidates.deallocate()
+            candidates = grown
+            candidateCapacity = max(candidateCapacity * 2, candidateCount + list.count)
+        }
+        for (i, e) in list.enumerated() { candidates[candidateCount + i] = e }
+        cellStart[cell] = Int32(candidateCount)
+        cellCount[cell] = count
+        candidateCount += list.count
     }
 }

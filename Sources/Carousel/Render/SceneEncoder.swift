@@ -127,7 +127,7 @@ struct SceneEncoder {
     func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
         let frames = plan()
         let scenes = scenes(frames)
-        let batch = max(2, 2 * ProcessInfo.processInfo.activeProcessorCount)
+        let batch = max(2, 4 * ProcessInfo.processInfo.activeProcessorCount)
         var start = 0
         while start < scenes.count {
             let slice = Array(scenes[start..<min(scenes.count, start + batch)])
