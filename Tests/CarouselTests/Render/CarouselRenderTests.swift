@@ -130,4 +130,79 @@ struct CarouselRenderTests {
         let over = ItemFitter.fit(translucent, width: 4, height: 4, mode: .fill, background: RGBA(r: 0, g: 0, b: 255))
         #expect(over[1, 1] == RGBA(r: 0, g: 0, b: 255) && over[0, 0] == RGBA(r: 255, g: 0, b: 0))
     }
+
+    /// Items with thousands of colours, so every scene's palette is lossy.
+    static func busyItems(_ n: Int, width: Int = 64, height: Int = 32) -> [RGBAImage] {
+        (0..<n).map { k in
+            var image = RGBAImage(width: width, height: height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let noise = (x * 7919 + y * 104729 + k * 1299709) % 23
+                    image[x, y] = RGBA(r: UInt8((x * 4 + k * 60 + noise) % 256), g: UInt8((y * 8 + noise * 3) % 256),
+                                       b: UInt8((x * y + k * 40) % 256))
+                }
+            }
+            return image
+        }
+    }
+
+    /// The GIF's frames expanded to timeline frames by their delays.
+    static func timelineFrames(_ gif: DecodedGIF, fps: Int) -> [RGBAImage] {
+        var out: [RGBAImage] = []
+        var shown = 0, elapsed = 0
+        for (frame, delay) in zip(gif.frames, gif.delays) {
+            elapsed += delay
+            while FrameInfo.delay(frame: out.count, fps: fps) + shown <= elapsed {
+                shown += FrameInfo.delay(frame: out.count, fps: fps)
+                out.append(frame)
+            }
+        }
+        return out
+    }
+
+    /// No shimmer: a pixel that does not change between two exact frames does not change
+    /// between the two decoded GIF frames, with a lossy palette and with every dither.
+    @Test(arguments: Dither.allCases)
+    func unchangedPixelsStayUnchanged(_ dither: Dither) throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.duration = 0.6
+        options.colors = 32
+        options.dither = dither
+        options.size = PixelSize(width: 80, height: 32)
+        options.itemWidth = 64
+        options.spacing = 6
+        options.script = try Script(parsing: "autoplay; prev; goto 3")
+        let carousel = try Carousel(images: Self.busyItems(4), options: options)
+        let shown = Self.timelineFrames(try DecodedGIF(carousel.gifData()), fps: 10)
+        try #require(shown.count == carousel.frameCount)
+        var checked = 0
+        for i in 1..<carousel.frameCount {
+            let before = carousel.frame(i - 1), after = carousel.frame(i)
+            for y in 0..<after.height {
+                for x in 0..<after.width where before[x, y] == after[x, y] {
+                    checked += 1
+                    #expect(shown[i - 1][x, y] == shown[i][x, y], "frame \(i) pixel (\(x), \(y)) shimmers")
+                }
+            }
+        }
+        #expect(checked > 1000)
+    }
+
+    /// Identical consecutive frames (holds, jumps) merge: one GIF frame per distinct run.
+    @Test func identicalFramesMerge() throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.5
+        options.duration = 0.3
+        options.colors = 64
+        options.script = try Script(parsing: "autoplay; prev; hold 0.4; next")
+        let carousel = try Carousel(images: Self.busyItems(3), options: options)
+        let gif = try DecodedGIF(carousel.gifData())
+        var runs = 1
+        for i in 1..<carousel.frameCount where carousel.frame(i) != carousel.frame(i - 1) { runs += 1 }
+        #expect(gif.frames.count == runs)
+        #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
+    }
 }
