@@ -5,10 +5,13 @@ let package = Package(
     name: "carousel",
     products: [
         .library(name: "Carousel", targets: ["Carousel"]),
+        .library(name: "CarouselSnapshotTesting", targets: ["CarouselSnapshotTesting"]),
+        .library(name: "CarouselSamples", targets: ["CarouselSamples"]),
         .executable(name: "carousel", targets: ["CarouselCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     ],
     targets: [
         .systemLibrary(
@@ -23,6 +26,13 @@ let package = Package(
         .target(
             name: "Carousel",
             dependencies: ["CLibPNG", "CGifLib"]
+        ),
+        .target(
+            name: "CarouselSnapshotTesting",
+            dependencies: [
+                "Carousel",
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ]
         ),
         .target(
             name: "CarouselSamples",
@@ -47,6 +57,11 @@ let package = Package(
         .testTarget(
             name: "CarouselTests",
             dependencies: ["Carousel", "CarouselSamples", "CarouselTestSupport"]
+        ),
+        .testTarget(
+            name: "CarouselSnapshotTestingTests",
+            dependencies: ["CarouselSnapshotTesting", "Carousel", "CarouselSamples",
+                           .product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
         ),
         .testTarget(
             name: "CarouselCLITests",

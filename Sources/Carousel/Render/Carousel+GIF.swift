@@ -42,13 +42,6 @@ extension Carousel {
             try writer.write(quantizer.quantize(held.image), delay: held.delay, clearAfter: true)
         }
     }
-
-    /// The GIF as bytes in memory.
-    public func gifData() throws(CarouselError) -> [UInt8] {
-        let sink = MemorySink()
-        try writeGIF(to: sink, name: "<memory>")
-        return [UInt8](sink.data)
-    }
 }
 
 /// What decides a frame's picture: the same key always gives the same picture.

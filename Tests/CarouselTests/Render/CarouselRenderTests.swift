@@ -24,7 +24,7 @@ struct CarouselRenderTests {
         options.dots.placement = dots
         options.script = try Script(parsing: "autoplay; prev; goto 3 0.4 ease")
         let carousel = try Carousel(images: Self.flatItems(4), options: options)
-        let gif = try DecodedGIF(carousel.gifData())
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.version == "GIF89a" && gif.loopCount == 0)
         #expect(gif.width == carousel.width && gif.height == carousel.height)
         var expanded: [RGBAImage] = []
@@ -59,7 +59,7 @@ struct CarouselRenderTests {
 
     @Test func onePageIsAStill() throws {
         let carousel = try Carousel(images: Self.flatItems(1), options: CarouselOptions())
-        let gif = try DecodedGIF(carousel.gifData())
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.frames.count == 1)
         #expect(gif.delays == [(0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 25) }.reduce(0, +)])
     }
@@ -175,7 +175,7 @@ struct CarouselRenderTests {
         options.spacing = 6
         options.script = try Script(parsing: "autoplay; prev; goto 3")
         let carousel = try Carousel(images: Self.busyItems(4), options: options)
-        let shown = Self.timelineFrames(try DecodedGIF(carousel.gifData()), fps: 10)
+        let shown = Self.timelineFrames(try DecodedGIF([UInt8](carousel.gifData())), fps: 10)
         try #require(shown.count == carousel.frameCount)
         var checked = 0
         for i in 1..<carousel.frameCount {
@@ -199,7 +199,7 @@ struct CarouselRenderTests {
         options.colors = 64
         options.script = try Script(parsing: "autoplay; prev; hold 0.4; next")
         let carousel = try Carousel(images: Self.busyItems(3), options: options)
-        let gif = try DecodedGIF(carousel.gifData())
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
         var runs = 1
         for i in 1..<carousel.frameCount where carousel.frame(i) != carousel.frame(i - 1) { runs += 1 }
         #expect(gif.frames.count == runs)

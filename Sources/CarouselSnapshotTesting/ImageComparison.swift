@@ -1,0 +1,77 @@
+import Carousel
+import Foundation
+
+/// The outcome of comparing a frame with its reference.
+public struct ImageComparison: Sendable {
+    /// Pixels that differ beyond the tolerance's channel distance.
+    public let differingPixels: Int
+    /// All pixels compared.
+    public let totalPixels: Int
+    /// The largest channel difference, and where.
+    public let largest: (difference: Int, x: Int, y: Int)
+    /// Why the images cannot be compared at all (different sizes, unreadable reference), if so.
+    public let mismatch: String?
+
+    /// Compares `actual` with `reference`.
+    public init(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) {
+        totalPixels = actual.width * actual.height
+        guard reference.width == actual.width, reference.height == actual.height else {
+            differingPixels = totalPixels
+            largest = (255, 0, 0)
+            mismatch = reference.width == 0
+                ? "the reference could not be read as a PNG"
+                : "the reference is \(reference.width)x\(reference.height), the frame is \(actual.width)x\(actual.height)"
+            return
+        }
+        var count = 0
+        var worst = (difference: 0, x: 0, y: 0)
+        let a = reference.pixels, b = actual.pixels
+        for i in stride(from: 0, to: a.count, by: 4) {
+            var d = 0
+            for c in 0..<4 { d = max(d, abs(Int(a[i + c]) - Int(b[i + c]))) }
+            if d > tolerance.channel { count += 1 }
+            if d > worst.difference { worst = (d, (i / 4) % actual.width, (i / 4) / actual.width) }
+        }
+        differingPixels = count
+        largest = worst
+        mismatch = nil
+    }
+
+    /// Whether the frame matches under `tolerance`.
+    public func matches(_ tolerance: FrameTolerance) -> Bool {
+        mismatch == nil && Double(differingPixels) <= tolerance.pixels * Double(totalPixels)
+    }
+
+    /// One line saying what differs.
+    public func summary(_ tolerance: FrameTolerance) -> String {
+        if let mismatch { return "Carousel frame does not match its reference: \(mismatch)." }
+        let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
+        return "Carousel frame differs from its reference: \(differingPixels) of \(totalPixels) pixels "
+            + "(\(String(format: "%.2f", share))%) differ by more than \(tolerance.channel) levels "
+            + "(allowed: \(String(format: "%.2f", 100 * tolerance.pixels))%); "
+            + "the largest difference is \(largest.difference) levels at (\(largest.x), \(largest.y))."
+    }
+
+    /// A picture of the differences: the reference dimmed to a quarter, differing pixels red
+    /// (brighter for larger differences), pixels within tolerance but not equal orange.
+    public static func differenceImage(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) -> RGBAImage {
+        let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
+        var out = RGBAImage(width: width, height: height, fill: RGBA(r: 255, g: 0, b: 255))
+        for y in 0..<height {
+            for x in 0..<width {
+                guard x < reference.width, y < reference.height, x < actual.width, y < actual.height else { continue }
+                let r = reference[x, y], a = actual[x, y]
+                let d = max(abs(Int(r.r) - Int(a.r)), abs(Int(r.g) - Int(a.g)), abs(Int(r.b) - Int(a.b)), abs(Int(r.a) - Int(a.a)))
+                let gray = UInt8((Int(r.r) * 3 + Int(r.g) * 6 + Int(r.b)) / 40)
+                if d > tolerance.channel {
+                    out[x, y] = RGBA(r: UInt8(min(255, 128 + d / 2)), g: 0, b: 0)
+                } else if d > 0 {
+                    out[x, y] = RGBA(r: 255, g: 160, b: 0)
+                } else {
+                    out[x, y] = RGBA(r: gray, g: gray, b: gray)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,106 @@
+import Carousel
+import Foundation
+import SnapshotTesting
+import XCTest
+
+#if canImport(Testing)
+import Testing
+#endif
+
+extension Snapshotting where Value == Carousel, Format == RGBAImage {
+    /// The frame shown at `seconds`, stored as a PNG under `__Snapshots__/`.
+    ///
+    /// It is exactly the picture the GIF shows then (before palette reduction), the
+    /// same as `carousel frame --at SECONDS`. A time outside the timeline is reported
+    /// as a test failure where the strategy is made.
+    public static func frame(at seconds: Double, tolerance: FrameTolerance = .exact,
+                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        frames(at: [seconds], tolerance: tolerance, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The frames shown at `times`, stacked top to bottom in one PNG (a contact sheet).
+    public static func frames(at times: [Double], tolerance: FrameTolerance = .exact,
+                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback { carousel in
+            var sheet = RGBAImage(width: carousel.width, height: carousel.height * max(1, times.count))
+            for (row, time) in times.enumerated() {
+                do {
+                    sheet.paste(carousel.frame(try carousel.frameIndex(at: time)), x: 0, y: row * carousel.height)
+                } catch {
+                    reportFailure("\(error)", fileID: fileID, filePath: filePath, line: line, column: column)
+                }
+            }
+            return sheet
+        }
+    }
+
+    /// The padded strip the frames are cut from (as `carousel strip` writes it).
+    public static func strip(tolerance: FrameTolerance = .exact) -> Snapshotting {
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback(\.strip)
+    }
+}
+
+extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
+    /// Any RGBA image as a PNG snapshot, compared under `tolerance`.
+    ///
+    /// On a mismatch the reference, the actual image and a difference image are
+    /// written as PNG to `$SNAPSHOT_ARTIFACTS` (or the temporary folder) under
+    /// `carousel-snapshots/`, and the failure message gives their paths. Works on Linux.
+    public static func image(tolerance: FrameTolerance = .exact) -> Snapshotting {
+        Snapshotting(pathExtension: "png", diffing: .rgbaImage(tolerance: tolerance), snapshot: { $0 })
+    }
+}
+
+extension Diffing where Value == RGBAImage {
+    /// Compares RGBA images stored as PNG, within `tolerance`, writing the three images on failure.
+    public static func rgbaImage(tolerance: FrameTolerance = .exact) -> Diffing {
+        .diff(
+            toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
+            fromData: { data in (try? PNGCodec.decode(data)) ?? RGBAImage(width: 0, height: 0) },
+            diffV2: { reference, actual in
+                let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
+                guard !comparison.matches(tolerance) else { return nil }
+                var message = comparison.summary(tolerance)
+                let difference = ImageComparison.differenceImage(reference: reference, actual: actual, tolerance: tolerance)
+                let files = [("reference.png", reference), ("actual.png", actual), ("difference.png", difference)]
+                var attachments: [DiffAttachment] = []
+                if let folder = try? writeArtifacts(files) {
+                    message += "\nReference:  \(folder.appendingPathComponent("reference.png").path)"
+                    message += "\nActual:     \(folder.appendingPathComponent("actual.png").path)"
+                    message += "\nDifference: \(folder.appendingPathComponent("difference.png").path)"
+                }
+                for (name, image) in files {
+                    if let data = try? PNGCodec.encode(image) { attachments.append(.data(data, name: name)) }
+                }
+                return (message, attachments)
+            }
+        )
+    }
+}
+
+/// Writes the images to a new folder under `$SNAPSHOT_ARTIFACTS` (or the temporary folder).
+private func writeArtifacts(_ files: [(String, RGBAImage)]) throws -> URL {
+    let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
+                   isDirectory: true)
+    let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    for (name, image) in files where image.width > 0 {
+        try PNGCodec.encode(image).write(to: folder.appendingPathComponent(name))
+    }
+    return folder
+}
+
+/// Fails the running test (Swift Testing or XCTest) at the given place.
+private func reportFailure(_ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    #if canImport(Testing)
+    if Test.current != nil {
+        Issue.record(Comment(rawValue: message),
+                     sourceLocation: SourceLocation(fileID: fileID.description, filePath: filePath.description,
+                                                    line: Int(line), column: Int(column)))
+        return
+    }
+    #endif
+    XCTFail(message, file: filePath, line: line)
+}

@@ -1,0 +1,77 @@
+import Carousel
+import CarouselSnapshotTesting
+import Foundation
+import SnapshotTesting
+import Testing
+
+struct CarouselSnapshotTests {
+    /// A small carousel of flat-colour items with overlay dots (reference PNGs stay tiny).
+    static func carousel(current: RGBA = .white) throws -> Carousel {
+        let items = (0..<3).map { k in
+            var image = RGBAImage(width: 64, height: 32, fill: RGBA(r: UInt8(60 * k + 40), g: 120, b: UInt8(200 - 50 * k)))
+            for y in 8..<24 { for x in 8..<(20 + 8 * k) { image[x, y] = RGBA(r: 250, g: 240, b: 220) } }
+            return image
+        }
+        var options = CarouselOptions()
+        options.hold = 0.5
+        options.duration = 0.4
+        options.dots.currentColor = current
+        return try Carousel(images: items, options: options)
+    }
+
+    @Test func frameAtStart() throws {
+        assertSnapshot(of: try Self.carousel(), as: .frame(at: 0))
+    }
+
+    @Test func framesThroughAMove() throws {
+        assertSnapshot(of: try Self.carousel(), as: .frames(at: [0.4, 0.6, 0.8, 1.0]))
+    }
+
+    @Test func stripOfTheCarousel() throws {
+        assertSnapshot(of: try Self.carousel(), as: .strip())
+    }
+
+    @Test func comparisonCountsWithinTolerance() {
+        let reference = RGBAImage(width: 10, height: 10, fill: RGBA(r: 100, g: 100, b: 100))
+        var actual = reference
+        actual[1, 1] = RGBA(r: 103, g: 100, b: 100)   // within 3 levels
+        actual[2, 2] = RGBA(r: 180, g: 100, b: 100)   // 80 levels off
+        let strict = ImageComparison(reference: reference, actual: actual, tolerance: .exact)
+        #expect(strict.differingPixels == 2 && !strict.matches(.exact))
+        #expect(strict.largest.difference == 80 && strict.largest.x == 2 && strict.largest.y == 2)
+        let loose = FrameTolerance(pixels: 0.01, channel: 3)
+        let within = ImageComparison(reference: reference, actual: actual, tolerance: loose)
+        #expect(within.differingPixels == 1 && within.matches(loose))
+        #expect(!within.matches(FrameTolerance(pixels: 0, channel: 3)))
+    }
+
+    /// A failing comparison says what differs and writes reference, actual and difference images.
+    @Test func failureWritesThreeImages() throws {
+        let reference = try Self.carousel().frame(at: 0)
+        let actual = try Self.carousel(current: RGBA(r: 255, g: 0, b: 0)).frame(at: 0)
+        let diffing = Diffing<RGBAImage>.rgbaImage()
+        let (message, attachments) = try #require(diffing.diffV2(reference, actual))
+        #expect(message.hasPrefix("Carousel frame differs from its reference: "))
+        #expect(message.contains("pixels (") && message.contains("differ by more than 0 levels"))
+        #expect(attachments.count == 3)
+        for label in ["Reference:", "Actual:", "Difference:"] {
+            let line = try #require(message.split(separator: "\n").first { $0.hasPrefix(label) })
+            let path = line.dropFirst(label.count).trimmingCharacters(in: .whitespaces)
+            let image = try PNGCodec.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(image.width == reference.width && image.height == reference.height, "\(label) \(path)")
+        }
+        #expect(diffing.diffV2(reference, reference) == nil)
+    }
+
+    @Test func sizeMismatchIsReadable() throws {
+        let diffing = Diffing<RGBAImage>.rgbaImage()
+        let (message, _) = try #require(diffing.diffV2(RGBAImage(width: 4, height: 4), RGBAImage(width: 5, height: 4)))
+        #expect(message.hasPrefix("Carousel frame does not match its reference: the reference is 4x4, the frame is 5x4."))
+    }
+
+    @Test func pngRoundTripOfTheFormat() throws {
+        let frame = try Self.carousel().frame(at: 0.7)
+        let diffing = Diffing<RGBAImage>.rgbaImage()
+        #expect(diffing.fromData(diffing.toData(frame)) == frame)
+    }
+}
