@@ -32,6 +32,7 @@ public final class MemorySink: ByteSink {
     /// Creates an empty sink.
     public init() {}
 
+    /// Appends `bytes` to ``data``.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         data.append(contentsOf: bytes)
     }
@@ -50,6 +51,7 @@ public final class FileDescriptorSink: ByteSink {
         self.name = name
     }
 
+    /// Writes all of `bytes`, retrying interrupted writes; throws naming the output on failure.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         var offset = 0
         while offset < bytes.count {

@@ -24,6 +24,7 @@ public enum LoopMode: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `forever`, `once` or the number of plays, as the option takes it.
     public var description: String {
         switch self {
         case .forever: return "forever"

@@ -26,6 +26,7 @@ public enum ClonePolicy: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// `auto`, `set` or the number, as the option takes it.
     public var description: String {
         switch self {
         case .auto: return "auto"

@@ -12,6 +12,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// libpng could not encode the image; payload: destination name, libpng's message.
     case encodingFailed(file: String, reason: String)
 
+    /// One line: the file and the reason.
     public var description: String {
         switch self {
         case let .unreadable(file, reason):

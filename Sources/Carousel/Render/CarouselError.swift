@@ -25,6 +25,7 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// One line naming the file, option, key or step and the reason, without the `error: ` prefix.
     public var description: String {
         switch self {
         case .noImages:

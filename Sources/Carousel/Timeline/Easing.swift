@@ -58,6 +58,7 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         return values.map { $0! }
     }
 
+    /// The name the option and scripts take, e.g. `ease-in-out` or `cubic-bezier(0.1,0.2,0.3,1.0)`.
     public var description: String {
         switch self {
         case .linear: return "linear"
