@@ -191,21 +191,10 @@ struct ProgressTests {
         let w = try EndToEndTests.prepare()
         defer { w.remove() }
         let binary = try #require(CLI.binary).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(binary) render imgs -o tty.gif", "/dev/null"]
-        process.currentDirectoryURL = w.url
-        let out = w.url.appendingPathComponent(".stdout-tty")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: out)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let text = String(decoding: try Data(contentsOf: out), as: UTF8.self)
-        #expect(process.terminationStatus == 0)
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/script"),
+                                        ["-qec", "\(binary) render imgs -o tty.gif", "/dev/null"], in: w.url)
+        let text = String(decoding: result.stdout, as: UTF8.self) + result.stderr
+        #expect(result.status == 0)
         #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
         #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
     }

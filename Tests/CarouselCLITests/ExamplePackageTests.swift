@@ -12,21 +12,9 @@ struct ExamplePackageTests {
 
     /// Runs `swift ARGS` with extra environment, returning status and combined output.
     static func swift(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("snapshot-demo-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["swift"] + arguments, in: root,
+                                        environment: environment, timeout: 1800)
+        return (result.status, String(decoding: result.stdout, as: UTF8.self) + result.stderr)
     }
 
     @Test func examplePassesAgainstCommittedReferences() throws {

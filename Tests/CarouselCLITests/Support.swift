@@ -22,12 +22,33 @@ enum CLI {
     /// Runs `carousel ARGS` in `directory`, killing it after `timeout` seconds (a hang is a failure).
     static func run(_ arguments: [String], in directory: URL, timeout: TimeInterval = 120) throws -> Result {
         guard let binary else { throw Missing() }
+        return try Subprocess.run(binary, arguments, in: directory, timeout: timeout)
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        var description: String { "the carousel binary is not built beside the tests (run swift build first)" }
+    }
+
+}
+
+/// Runs a program with its output sent to files (no pipes to drain), and a time limit.
+enum Subprocess {
+    struct Hung: Error, CustomStringConvertible {
+        let arguments: [String]
+        var description: String { "\(arguments.joined(separator: " ")) did not finish" }
+    }
+
+    /// Runs `executable ARGS` in `directory` with extra `environment`; kills it after `timeout` seconds.
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
+                    timeout: TimeInterval = 120) throws -> CLI.Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        let outURL = directory.appendingPathComponent(".stdout-\(UUID().uuidString)")
-        let errURL = directory.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let scratch = FileManager.default.temporaryDirectory
+        let outURL = scratch.appendingPathComponent("carousel-stdout-\(UUID().uuidString)")
+        let errURL = scratch.appendingPathComponent("carousel-stderr-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: outURL.path, contents: nil)
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
@@ -43,23 +64,13 @@ enum CLI {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             process.terminate()
-            throw Hung(arguments: arguments)
+            throw Hung(arguments: [executable.lastPathComponent] + arguments)
         }
         process.waitUntilExit()
         try out.close()
         try err.close()
-        let stdout = (try? Data(contentsOf: outURL)) ?? Data()
-        let stderr = (try? Data(contentsOf: errURL)) ?? Data()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    struct Missing: Error, CustomStringConvertible {
-        var description: String { "the carousel binary is not built beside the tests (run swift build first)" }
-    }
-
-    struct Hung: Error, CustomStringConvertible {
-        let arguments: [String]
-        var description: String { "carousel \(arguments.joined(separator: " ")) did not finish" }
+        return CLI.Result(status: process.terminationStatus, stdout: (try? Data(contentsOf: outURL)) ?? Data(),
+                          stderr: String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
     }
 }
 
@@ -105,8 +116,7 @@ struct Workspace {
 
     /// Temporary files left in the folder by an output (named `.NAME.XXXXXX`).
     var leftovers: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
-            .filter { $0.hasPrefix(".") && !$0.hasPrefix(".stdout-") && !$0.hasPrefix(".stderr-") }
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasPrefix(".") }
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
