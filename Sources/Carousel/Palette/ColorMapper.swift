@@ -26,7 +26,11 @@ public final class ColorMapper {
     private var candidateCapacity = 4096
 
     /// A mapper over `palette` (1...256 entries); entries listed in `excluded` are never chosen.
+    ///
+    /// An empty palette (or one with every entry excluded) maps everything to black at index 0.
     public init(palette: [RGBA], excluded: Set<Int> = []) {
+        let palette = palette.isEmpty ? [RGBA.black] : palette
+        let excluded = excluded.count >= palette.count ? [] : excluded
         self.palette = palette
         let usable = palette.indices.filter { !excluded.contains($0) }
         pr = usable.map { Int32(palette[$0].r) }

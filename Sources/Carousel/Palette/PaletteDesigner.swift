@@ -20,10 +20,13 @@ public struct PaletteDesigner: Sendable {
         self.refinements = refinements
     }
 
-    /// The palette for the opaque pixels of `image` (alpha >= 128), `reserved` first.
+    /// The palette for the opaque pixels of `image` (alpha >= 128), `reserved` first
+    /// (as many of them as leave room for one designed entry).
     ///
     /// Exact (every colour of the image, in order of first appearance) when they fit.
     public func design(_ image: RGBAImage, reserved: [RGBA] = []) -> (palette: [RGBA], exact: Bool) {
+        // At least one entry is always designed from the image; reservations give way first.
+        let reserved = Array(reserved.prefix(max(0, maxColors - 1)))
         let slots = maxColors - reserved.count
         if let exact = Quantizer.distinctColors(image, limit: slots) {
             return (reserved + exact.filter { !reserved.contains($0) }, true)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// A carousel ready to render: items fitted, the padded strip built, every frame planned.
 ///
@@ -44,6 +45,11 @@ public struct Carousel: Sendable {
                                 moveDuration: TimeValue.microseconds(seconds: options.duration) ?? 0,
                                 easing: options.easing)
         states = timeline.frames(fps: options.fps)
+        guard !states.isEmpty else {
+            let script = options.script ?? .autoplay
+            throw .script(source: script.source, step: 0, line: 0, text: "",
+                          reason: "the timeline lasts \(Double(timeline.duration) / 1_000_000) s, less than one frame at \(options.fps) fps; it needs at least \(String(format: "%.3f", 0.5 / Double(options.fps))) s")
+        }
     }
 
     /// Output width.

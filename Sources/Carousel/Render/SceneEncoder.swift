@@ -94,9 +94,12 @@ struct SceneEncoder {
             for frame in frames {
                 let image = carousel.frame(frame.source)
                 for box in dotBoxes(page: carousel.page(frame.source)) {
-                    for y in max(0, box.y0)..<min(image.height, box.y1) {
+                    let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
+                    let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
+                    guard x0 < x1, y0 < y1 else { continue }
+                    for y in y0..<y1 {
                         let row = y * image.width * 4
-                        sample += image.pixels[(row + max(0, box.x0) * 4)..<(row + min(image.width, box.x1) * 4)]
+                        sample += image.pixels[(row + x0 * 4)..<(row + x1 * 4)]
                     }
                 }
             }

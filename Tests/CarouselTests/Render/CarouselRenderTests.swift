@@ -205,4 +205,31 @@ struct CarouselRenderTests {
         #expect(gif.frames.count == runs)
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
     }
+
+    /// Edge layouts render a valid GIF: 1x1 images (the dots fall outside the viewport),
+    /// and the smallest palettes with every dither.
+    @Test(arguments: [(1, DotsPlacement.overlay, Dither.none), (1, .footer, .none), (2, .overlay, .none),
+                      (2, .overlay, .ordered), (2, .overlay, .diffusion), (3, .footer, .diffusion)])
+    func edgeLayoutsEncode(_ colorsOrTiny: Int, _ dots: DotsPlacement, _ dither: Dither) throws {
+        var options = CarouselOptions()
+        options.dots.placement = dots
+        options.dither = dither
+        options.fps = 10
+        options.hold = 0.3
+        let images: [RGBAImage]
+        if colorsOrTiny == 1 {
+            images = [RGBAImage(width: 1, height: 1, fill: RGBA(r: 255, g: 0, b: 0)),
+                      RGBAImage(width: 1, height: 1, fill: RGBA(r: 0, g: 0, b: 255, a: 128))]
+        } else {
+            options.colors = colorsOrTiny
+            images = Self.busyItems(3, width: 40, height: 20)
+        }
+        let carousel = try Carousel(images: images, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.width == carousel.width && gif.height == carousel.height)
+        #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
+        var table = 2
+        while table < options.colors { table *= 2 }
+        #expect(gif.paletteSizes.allSatisfy { $0 <= table }, "tables padded to a power of two")
+    }
 }

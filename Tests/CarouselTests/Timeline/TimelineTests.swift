@@ -71,4 +71,20 @@ struct TimelineTests {
         #expect(throws: CarouselError.self) { try timeline("hold 4000") }
         #expect(throws: CarouselError.self) { try timeline("autoplay 100000000") }
     }
+
+    /// A timeline shorter than half a frame has no frames: an error, never an empty GIF.
+    @Test(arguments: ["hold 0", "next 0", "hold 0.01"])
+    func emptyTimelineIsAnError(_ text: String) throws {
+        var options = CarouselOptions()
+        options.script = try Script(parsing: text)
+        #expect(throws: CarouselError.self) {
+            try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)], options: options)
+        }
+    }
+
+    @Test func zeroLengthMoveJumps() throws {
+        let frames = try timeline("hold 1; next 0; hold 1").frames(fps: 10)
+        #expect(frames.count == 20)
+        #expect(frames[9].position == 0 && frames[10].position == 1)
+    }
 }
