@@ -39,21 +39,7 @@ struct Frames: ParsableCommand {
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try AtomicOutput.writeFolder(at: output, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
-            for i in 0..<carousel.frameCount {
-                let name = FramesFolder.fileName(i)
-                let data = try encode(carousel.frame(i), name: name)
-                do {
-                    try data.write(to: folder.appendingPathComponent(name))
-                } catch {
-                    throw .output(output, "cannot write \(name)")
-                }
-                reporter.frame(i + 1, of: carousel.frameCount)
-            }
-            do {
-                try Data(FramesFolder.json(carousel).utf8).write(to: folder.appendingPathComponent("frames.json"))
-            } catch {
-                throw .output(output, "cannot write frames.json")
-            }
+            try FramesFolder.write(carousel, to: folder, name: output) { done, total in reporter.frame(done, of: total) }
         }
         reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.duration)) s")
     }

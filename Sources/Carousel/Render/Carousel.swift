@@ -68,6 +68,14 @@ public struct Carousel: Sendable {
                          page: page(i))
     }
 
+    /// What decides frame `i`'s picture: its place in the periodic strip (modulo one
+    /// period) and its lit page. Frames with equal keys are the same picture.
+    public func pictureKey(_ i: Int) -> PictureKey {
+        let period = geometry.count * geometry.pitch
+        let x0 = geometry.x0(at: states[i].position)
+        return PictureKey(x0: ((x0 % period) + period) % period, page: page(i))
+    }
+
     /// The lit page (0-based) of frame `i` under `--dots-switch`.
     public func page(_ i: Int) -> Int {
         options.dotsSwitch.page(for: states[i], count: geometry.count)
@@ -101,6 +109,14 @@ public struct Carousel: Sendable {
         }
         return min(frameCount - 1, Int((seconds * Double(options.fps)).nextUp.rounded(.down)))
     }
+}
+
+/// Identifies a frame's picture: equal keys, equal pictures.
+public struct PictureKey: Hashable, Sendable {
+    /// Offset in the periodic strip, reduced to one period.
+    public let x0: Int
+    /// Lit page.
+    public let page: Int
 }
 
 /// One frame as `frames.json` describes it.

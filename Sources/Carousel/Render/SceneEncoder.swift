@@ -43,14 +43,12 @@ struct SceneEncoder {
 
     /// The merged GIF frames.
     func plan() -> [OutputFrame] {
-        let g = carousel.geometry
-        let period = g.count * g.pitch
         var frames: [OutputFrame] = []
-        var lastKey: (Int, Int)?
+        var lastKey: PictureKey?
         for i in 0..<carousel.frameCount {
             let info = carousel.info(i)
-            let key = (((info.x0 % period) + period) % period, info.page)
-            if let last = lastKey, last == key, frames[frames.count - 1].delay + info.delay <= 65535 {
+            let key = carousel.pictureKey(i)
+            if key == lastKey, frames[frames.count - 1].delay + info.delay <= 65535 {
                 frames[frames.count - 1].delay += info.delay
             } else {
                 frames.append(OutputFrame(source: i, delay: info.delay, segment: carousel.states[i].segment, stripX: info.stripX))
