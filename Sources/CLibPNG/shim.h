@@ -1,6 +1,7 @@
 #ifndef CAROUSEL_CLIBPNG_SHIM_H
 #define CAROUSEL_CLIBPNG_SHIM_H
 #include <png.h>
+#include <zlib.h>
 
 /// Compound format macros that Swift cannot import.
 static const png_uint_32 carousel_png_format_rgba = PNG_FORMAT_RGBA;

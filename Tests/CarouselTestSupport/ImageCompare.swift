@@ -20,20 +20,3 @@ public func maximumChannelDifference(_ a: RGBAImage, _ b: RGBAImage) -> Int {
     for i in 0..<a.pixels.count { worst = max(worst, abs(Int(a.pixels[i]) - Int(b.pixels[i]))) }
     return worst
 }
-
-/// The largest colour difference over pixels visible in both (alpha > 0), and the largest alpha difference.
-public func visibleDifference(_ a: RGBAImage, _ b: RGBAImage) -> (color: Int, alpha: Int) {
-    guard a.width == b.width, a.height == b.height else { return (255, 255) }
-    var color = 0, alpha = 0
-    for i in stride(from: 0, to: a.pixels.count, by: 4) {
-        alpha = max(alpha, abs(Int(a.pixels[i + 3]) - Int(b.pixels[i + 3])))
-        guard a.pixels[i + 3] > 0, b.pixels[i + 3] > 0 else { continue }
-        for c in 0..<3 { color = max(color, abs(Int(a.pixels[i + c]) - Int(b.pixels[i + c]))) }
-    }
-    return (color, alpha)
-}
-
-/// Interlaced 16-bit PNGs go through libpng's 16-bit linear output (its 8-bit reduction of
-/// interlaced 16-bit rows is broken in libpng 1.6), so visible colours may differ from the
-/// non-interlaced decode by this many levels, and fully transparent pixels lose their colour.
-public let interlaced16BitTolerance = 8

@@ -50,7 +50,7 @@ public enum PNGCodec {
         }
         image.flags |= carousel_png_flag_16bit_srgb
         if PNGCodec.isInterlaced16Bit(data) {
-            return try decodeInterlaced16Bit(&image, data: data, name: name)
+            return try decodeInterlaced16Bit(data, name: name)
         }
         image.format = carousel_png_format_rgba
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -92,39 +92,21 @@ public enum PNGCodec {
         data.count > 28 && data[data.startIndex + 24] == 16 && data[data.startIndex + 28] == 1
     }
 
-    /// libpng 1.6's simplified reader scrambles rows when it reduces an interlaced 16-bit
-    /// image to 8 bits, while its 16-bit linear output is right. So such images are
-    /// read as 16-bit linear, re-encoded without interlacing in memory, and decoded
-    /// by the ordinary path: the same pixels as the non-interlaced file would give.
-    private static func decodeInterlaced16Bit(_ image: inout png_image, data: Data, name: String) throws(PNGError) -> RGBAImage {
-        let width = Int(image.width), height = Int(image.height)
-        image.format = carousel_png_format_linear_rgba
-        var linear = [UInt16](repeating: 0, count: width * height * 4)
-        let finished = linear.withUnsafeMutableBytes { buffer in
-            png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+    /// Decodes an interlaced 16-bit image exactly, through its non-interlaced rewrite.
+    ///
+    /// libpng 1.6's simplified reader scrambles rows when it reduces an interlaced
+    /// 16-bit image to 8 bits; ``Deinterlacer`` rewrites the file without interlacing
+    /// first, and libpng then decodes it as it decodes any non-interlaced file.
+    private static func decodeInterlaced16Bit(_ data: Data, name: String) throws(PNGError) -> RGBAImage {
+        let plain: Data
+        do {
+            plain = try Deinterlacer.rewrite(data)
+        } catch {
+            throw .invalid(file: name, reason: error.reason)
         }
-        guard finished != 0 else { throw .invalid(file: name, reason: message(of: image)) }
-        var out = png_image()
-        out.version = carousel_png_image_version
-        out.width = UInt32(width)
-        out.height = UInt32(height)
-        out.format = carousel_png_format_linear_rgba
-        defer { png_image_free(&out) }
-        var size = 0
-        let sized = linear.withUnsafeBytes { raw in
-            png_image_write_to_memory(&out, nil, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-        }
-        var plain = Data(count: size)
-        let written = sized != 0 && plain.withUnsafeMutableBytes { dst in
-            linear.withUnsafeBytes { raw in
-                png_image_write_to_memory(&out, dst.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-            }
-        } != 0
-        guard written else { throw .invalid(file: name, reason: "cannot convert interlaced 16-bit image: \(message(of: out))") }
-        return try decode(plain.prefix(size), name: name, maximumPixels: maximumPixels)
+        return try decode(plain, name: name, maximumPixels: maximumPixels)
     }
 
-    /// libpng's message, with its wording for a cut-off file made plain.
     private static func message(of image: png_image) -> String {
         var copy = image.message
         let text = withUnsafeBytes(of: &copy) { raw in

@@ -50,13 +50,7 @@ struct PNGSuiteTests {
         let a = try PNGCodec.decode(contentsOf: TestPaths.pngSuite.appendingPathComponent(name))
         let b = try PNGCodec.decode(contentsOf: TestPaths.pngSuite.appendingPathComponent(twinName))
         #expect(a.width == b.width && a.height == b.height)
-        if name.hasSuffix("16.png") {
-            let difference = visibleDifference(a, b)
-            #expect(difference.alpha == 0, "\(name): alpha differs by \(difference.alpha)")
-            #expect(difference.color <= interlaced16BitTolerance, "\(name): colours differ by \(difference.color)")
-        } else {
-            #expect(differingPixels(a, b) == 0, "\(name) and \(twinName) differ by up to \(maximumChannelDifference(a, b))")
-        }
+        #expect(differingPixels(a, b) == 0, "\(name) and \(twinName) differ by up to \(maximumChannelDifference(a, b))")
     }
 
     @Test(arguments: invalid)
