@@ -46,7 +46,8 @@ public enum ItemFitter {
         // Premultiplied rows the vertical pass reads, resampled horizontally.
         var horizontal = [Float](repeating: 0, count: width * (lastRow - firstRow) * 4)
         let columnFirst = columns.map(\.first), columnCount = columns.map(\.weights.count)
-        let columnOffset = columnCount.reduce(into: [0]) { $0.append($0.last! + $1) }
+        var columnOffset = [0]
+        for count in columnCount { columnOffset.append(columnOffset[columnOffset.count - 1] + count) }
         let columnWeights = columns.flatMap(\.weights)
         image.pixels.withUnsafeBufferPointer { src in
             horizontal.withUnsafeMutableBufferPointer { dst in

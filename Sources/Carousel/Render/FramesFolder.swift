@@ -30,7 +30,8 @@ public enum FramesFolder {
                 }
             }
             for i in range {
-                let data = byFrame[i] ?? previous!.data
+                // The first frame of a batch differs from `previous` or is in `byFrame`.
+                guard let data = byFrame[i] ?? previous?.data else { continue }
                 do {
                     try data.write(to: folder.appendingPathComponent(fileName(i)))
                 } catch {

@@ -51,11 +51,9 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
     private static func arguments(_ text: String, function: String) -> [Double]? {
         guard text.hasPrefix(function + "("), text.hasSuffix(")") else { return nil }
         let inner = text.dropFirst(function.count + 1).dropLast()
-        let values = inner.split(separator: ",", omittingEmptySubsequences: false).map {
-            Double($0.trimmingCharacters(in: .whitespaces))
-        }
-        guard values.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
-        return values.map { $0! }
+        let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
+        let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        return values.count == parts.count ? values : nil
     }
 
     /// The name the option and scripts take, e.g. `ease-in-out` or `cubic-bezier(0.1,0.2,0.3,1.0)`.
