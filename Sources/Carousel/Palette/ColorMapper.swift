@@ -25,14 +25,11 @@ public final class ColorMapper {
     private var candidateCount = 0
     private var candidateCapacity = 4096
 
-    /// A mapper over `palette` (1...256 entries); entries listed in `excluded` are never chosen.
-    ///
-    /// An empty palette (or one with every entry excluded) maps everything to black at index 0.
-    public init(palette: [RGBA], excluded: Set<Int> = []) {
+    /// A mapper over `palette` (1...256 entries); an empty palette maps everything to black at index 0.
+    public init(palette: [RGBA]) {
         let palette = palette.isEmpty ? [RGBA.black] : palette
-        let excluded = excluded.count >= palette.count ? [] : excluded
         self.palette = palette
-        let usable = palette.indices.filter { !excluded.contains($0) }
+        let usable = Array(palette.indices)
         pr = usable.map { Int32(palette[$0].r) }
         pg = usable.map { Int32(palette[$0].g) }
         pb = usable.map { Int32(palette[$0].b) }

@@ -22,30 +22,10 @@ extension Carousel {
     /// since transparency there means the background, not "unchanged").
     private func writeFramesWhole(_ writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
         let quantizer = Quantizer(maxColors: options.colors, dither: options.dither)
-        var pending: (image: RGBAImage, key: FrameKey, delay: Int)?
-        for i in 0..<frameCount {
-            let key = FrameKey(stripX: info(i).stripX, page: page(i))
-            let delay = FrameInfo.delay(frame: i, fps: options.fps)
-            if var held = pending, held.key == key || held.image == frame(i), held.delay + delay <= 65535 {
-                held.delay += delay
-                held.key = key
-                pending = held
-            } else {
-                if let held = pending {
-                    try writer.write(quantizer.quantize(held.image), delay: held.delay, clearAfter: true)
-                }
-                pending = (frame(i), key, delay)
-            }
-            progress(i + 1, frameCount)
-        }
-        if let held = pending {
-            try writer.write(quantizer.quantize(held.image), delay: held.delay, clearAfter: true)
+        let frames = SceneEncoder(carousel: self).plan()
+        for (k, frame) in frames.enumerated() {
+            try writer.write(quantizer.quantize(self.frame(frame.source)), delay: frame.delay, clearAfter: true)
+            progress(k + 1 < frames.count ? frames[k + 1].source : frameCount, frameCount)
         }
     }
-}
-
-/// What decides a frame's picture: the same key always gives the same picture.
-struct FrameKey: Equatable {
-    let stripX: Int
-    let page: Int
 }

@@ -38,7 +38,6 @@ struct SceneEncoder {
         let mapper: ColorMapper
         let transparentIndex: Int
         let backgroundIndex: UInt8
-        let exact: Bool
     }
 
     /// The merged GIF frames.
@@ -114,8 +113,7 @@ struct SceneEncoder {
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0)
         return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
                              mapper: mapper, transparentIndex: palette.count,
-                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)),
-                             exact: exact)
+                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
     }
 
     private func opaque(_ c: RGBA) -> RGBA { RGBA(r: c.r, g: c.g, b: c.b) }

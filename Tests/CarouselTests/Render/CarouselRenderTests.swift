@@ -232,4 +232,28 @@ struct CarouselRenderTests {
         while table < options.colors { table *= 2 }
         #expect(gif.paletteSizes.allSatisfy { $0 <= table }, "tables padded to a power of two")
     }
+
+    /// A transparent background takes the whole-frame path: merged frames, a transparent
+    /// entry per frame, and every frame cleared before the next.
+    @Test func transparentBackground() throws {
+        var options = CarouselOptions()
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.size = PixelSize(width: 60, height: 20)
+        options.itemWidth = 40
+        options.spacing = 4
+        options.fps = 10
+        options.hold = 0.3
+        let carousel = try Carousel(images: Self.flatItems(3, width: 40, height: 20), options: options)
+        let data = try carousel.gifData()
+        let gif = try DecodedGIF([UInt8](data))
+        var runs = 1
+        for i in 1..<carousel.frameCount where carousel.pictureKey(i) != carousel.pictureKey(i - 1) { runs += 1 }
+        #expect(gif.frames.count == runs)
+        #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
+        // x0 = -10 (centred 40 px items in 60 px), pitch 44: screen columns 6...9 show the gap before item 1.
+        #expect(gif.frames[0][7, 2].a == 0 && gif.frames[0][12, 2].a == 255, "the gap is transparent, items are not")
+        #expect(data.contains(0x21) && [UInt8](data).indices.contains { i in
+            i + 3 < data.count && data[i] == 0x21 && data[i + 1] == 0xF9 && data[i + 2] == 4 && (data[i + 3] >> 2) & 7 == 2
+        }, "frames are disposed to the background")
+    }
 }
