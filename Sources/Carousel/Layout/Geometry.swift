@@ -63,9 +63,7 @@ public struct Geometry: Equatable, Sendable {
     public init(count: Int, width: Int, height: Int, itemWidth: Int, spacing: Int,
                 alignment: Alignment, clones: ClonePolicy) throws(CarouselError) {
         guard count >= 1 else { throw .noImages }
-        guard width > 0, height > 0 else { throw .option("--size", "must be positive, got \(width)x\(height)") }
-        guard itemWidth > 0 else { throw .option("--item-width", "must be positive, got \(itemWidth)") }
-        guard spacing >= 0 else { throw .option("--spacing", "must be zero or positive, got \(spacing)") }
+        try Geometry.check(size: PixelSize(width: width, height: height), itemWidth: itemWidth, spacing: spacing)
         self.count = count
         self.width = width
         self.height = height
@@ -85,6 +83,15 @@ public struct Geometry: Equatable, Sendable {
             let sets = max(1, (max(need.left, need.right) + count - 1) / count)
             (leftClones, rightClones) = (sets * count, sets * count)
         }
+    }
+
+    /// Checks the viewport size, item width and spacing that are given; throws naming the option.
+    public static func check(size: PixelSize?, itemWidth: Int?, spacing: Int) throws(CarouselError) {
+        if let size, size.width <= 0 || size.height <= 0 {
+            throw .option("--size", "must be positive, got \(size.width)x\(size.height)")
+        }
+        if let itemWidth, itemWidth <= 0 { throw .option("--item-width", "must be positive, got \(itemWidth)") }
+        guard spacing >= 0 else { throw .option("--spacing", "must be zero or positive, got \(spacing)") }
     }
 
     /// Distance between the left edges of neighbouring items.

@@ -42,11 +42,7 @@ public struct CarouselOptions: Equatable, Sendable {
 
     /// Checks the ranges the spec gives; throws naming the option.
     public func validate() throws(CarouselError) {
-        if let size, size.width <= 0 || size.height <= 0 {
-            throw .option("--size", "must be positive, got \(size.width)x\(size.height)")
-        }
-        if let itemWidth, itemWidth <= 0 { throw .option("--item-width", "must be positive, got \(itemWidth)") }
-        guard spacing >= 0 else { throw .option("--spacing", "must be zero or positive, got \(spacing)") }
+        try Geometry.check(size: size, itemWidth: itemWidth, spacing: spacing)
         guard (1...50).contains(fps) else { throw .option("--fps", "must be 1...50, got \(fps)") }
         guard TimeValue.microseconds(seconds: hold) != nil else {
             throw .option("--hold", "must be zero or a positive number of seconds, got \(hold)")
