@@ -38,10 +38,7 @@ struct EndToEndTests {
 
     static func prepare() throws -> Workspace {
         let w = try Workspace()
-        var ihdr = Data()
-        ihdr.append(contentsOf: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60, 8, 2, 0, 0, 0])
-        try pngFile(chunks: [("IHDR", ihdr), ("IDAT", Data([0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0, 0, 0, 1])), ("IEND", Data())])
-            .write(to: w.url.appendingPathComponent("huge.png"))
+        try PNGBytes.headerOnly(width: 60000, height: 60000).write(to: w.url.appendingPathComponent("huge.png"))
         try Data("{\"fps\": 25,".utf8).write(to: w.url.appendingPathComponent("broken.json"))
         try Data("{\"itemWdth\": 30}".utf8).write(to: w.url.appendingPathComponent("typo.json"))
         try Data("{\"fps\": \"25\"}".utf8).write(to: w.url.appendingPathComponent("wrongtype.json"))
@@ -160,25 +157,6 @@ struct EndToEndTests {
             #expect(try CLI.run(["render", "imgs", "--dither", "diffusion", "-o", name, "--quiet"], in: w.url).status == 0)
         }
         #expect(w.data("one.gif") != nil && w.data("one.gif") == w.data("two.gif"))
-    }
-
-    static func pngFile(chunks: [(String, Data)]) -> Data {
-        var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        for (type, body) in chunks {
-            var typed = Data(type.utf8)
-            typed.append(body)
-            var crc: UInt32 = 0xFFFF_FFFF
-            for byte in typed {
-                crc ^= UInt32(byte)
-                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-            }
-            crc = ~crc
-            let n = body.count
-            file.append(contentsOf: [UInt8(n >> 24), UInt8((n >> 16) & 0xFF), UInt8((n >> 8) & 0xFF), UInt8(n & 0xFF)])
-            file.append(typed)
-            file.append(contentsOf: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
-        }
-        return file
     }
 }
 

@@ -1,4 +1,5 @@
 import Carousel
+import CarouselTestSupport
 import Foundation
 
 /// Writes PNG files byte by byte (stored deflate blocks, Adam7 when asked), so the
@@ -108,17 +109,17 @@ struct PNGFixture: CustomStringConvertible {
     /// The PNG file.
     var data: Data {
         var ihdr = Data()
-        ihdr.append(be32(width))
-        ihdr.append(be32(height))
+        ihdr.append(PNGBytes.be32(width))
+        ihdr.append(PNGBytes.be32(height))
         ihdr.append(contentsOf: [UInt8(bitDepth), colorType.rawValue, 0, 0, interlaced ? 1 : 0])
-        var chunks = [PNGFixture.chunk("IHDR", ihdr)]
+        var chunks = [PNGBytes.chunk("IHDR", ihdr)]
         if colorType == .palette {
             var plte = Data()
             for i in 0..<paletteSize {
                 let (r, g, b) = paletteEntry(i)
                 plte.append(contentsOf: [r, g, b])
             }
-            chunks.append(PNGFixture.chunk("PLTE", plte))
+            chunks.append(PNGBytes.chunk("PLTE", plte))
         }
         if transparency {
             var trns = Data()
@@ -127,10 +128,10 @@ struct PNGFixture: CustomStringConvertible {
             } else {
                 for v in transparentKey { trns.append(contentsOf: [UInt8(v >> 8), UInt8(v & 0xFF)]) }
             }
-            chunks.append(PNGFixture.chunk("tRNS", trns))
+            chunks.append(PNGBytes.chunk("tRNS", trns))
         }
-        chunks.append(PNGFixture.chunk("IDAT", PNGFixture.zlibStored(rawScanlines())))
-        chunks.append(PNGFixture.chunk("IEND", Data()))
+        chunks.append(PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rawScanlines())))
+        chunks.append(PNGBytes.chunk("IEND", Data()))
         var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         chunks.forEach { file.append($0) }
         return file
@@ -157,49 +158,6 @@ struct PNGFixture: CustomStringConvertible {
         }
         return out
     }
-
-    static func chunk(_ type: String, _ body: Data) -> Data {
-        var typed = Data(type.utf8)
-        typed.append(body)
-        var out = be32(body.count)
-        out.append(typed)
-        out.append(be32(Int(crc32(typed))))
-        return out
-    }
-
-    /// A zlib stream of stored (uncompressed) deflate blocks.
-    static func zlibStored(_ raw: Data) -> Data {
-        var out = Data([0x78, 0x01])
-        let bytes = [UInt8](raw)
-        var offset = 0
-        repeat {
-            let n = min(65535, bytes.count - offset)
-            let last: UInt8 = offset + n == bytes.count ? 1 : 0
-            out.append(contentsOf: [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)])
-            out.append(contentsOf: bytes[offset..<(offset + n)])
-            offset += n
-        } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes {
-            a = (a + UInt32(byte)) % 65521
-            b = (b + a) % 65521
-        }
-        out.append(be32(Int(b << 16 | a)))
-        return out
-    }
-
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
-}
-
-func be32(_ v: Int) -> Data {
-    Data([UInt8((v >> 24) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)])
 }
 
 /// Packs samples most significant bit first, as PNG scanlines do.
