@@ -121,8 +121,8 @@ struct SceneEncoder {
     /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
     ///
     /// Scenes are prepared a batch at a time in parallel; then the batch's frames are
-    /// composed and LZW-encoded in parallel, each from its own exact frame and the one
-    /// before it, and written in order. Output does not depend on scheduling.
+    /// composed and LZW-encoded in parallel, in contiguous runs (each from its exact frame
+    /// and the one before it), and written in order. Output does not depend on scheduling.
     func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
         let frames = plan()
         let scenes = scenes(frames)
@@ -133,15 +133,23 @@ struct SceneEncoder {
             let prepared = prepareConcurrently(slice.map { frames[$0] })
             let jobs: [(frame: Int, scene: Int)] = slice.enumerated().flatMap { s, range in range.map { ($0, s) } }
             let encoded = Results<Result<EncodedFrame, CarouselError>>(count: jobs.count)
-            DispatchQueue.concurrentPerform(iterations: jobs.count) { j in
-                let k = jobs[j].frame
-                let exact = carousel.frame(frames[k].source)
-                let previous = k > 0 ? carousel.frame(frames[k - 1].source) : nil
-                let indexed = compose(frames[k], exact: exact, previous: previous, scene: prepared[jobs[j].scene])
-                encoded.set(j, Result { () throws(CarouselError) in
-                    try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frames[k].delay,
-                                         canvasWidth: carousel.width, canvasHeight: carousel.height)
-                })
+            // Each worker takes a contiguous run of frames, so every exact frame is made once
+            // and serves as the next frame's "previous" (only run boundaries make one twice).
+            let runs = min(jobs.count, ProcessInfo.processInfo.activeProcessorCount)
+            DispatchQueue.concurrentPerform(iterations: runs) { r in
+                let range = (jobs.count * r / runs)..<(jobs.count * (r + 1) / runs)
+                var previous = range.lowerBound > 0 || jobs[0].frame > 0
+                    ? carousel.frame(frames[jobs[range.lowerBound].frame - 1].source) : nil
+                for j in range {
+                    let k = jobs[j].frame
+                    let exact = carousel.frame(frames[k].source)
+                    let indexed = compose(frames[k], exact: exact, previous: previous, scene: prepared[jobs[j].scene])
+                    previous = exact
+                    encoded.set(j, Result { () throws(CarouselError) in
+                        try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frames[k].delay,
+                                             canvasWidth: carousel.width, canvasHeight: carousel.height)
+                    })
+                }
             }
             for (j, result) in encoded.values.enumerated() {
                 try writer.write(result.get())
