@@ -15,8 +15,8 @@ struct EndToEndTests {
     }
 
     static let bad: [Bad] = [
-        Bad(arguments: ["render", "notes.png"], status: 1, says: "notes.png: Not a PNG file"),
-        Bad(arguments: ["render", "corrupt.png"], status: 1, says: "corrupt.png: IDAT: "),
+        Bad(arguments: ["render", "notes.png"], status: 1, says: "error: notes.png: Not a PNG file"),
+        Bad(arguments: ["render", "corrupt.png"], status: 1, says: "error: corrupt.png: IDAT: "),
         Bad(arguments: ["render", "cut.png"], status: 1, says: "cut.png: truncated file"),
         Bad(arguments: ["render", "huge.png"], status: 1, says: "huge.png: image is 60000x60000 (3600000000 pixels), over the limit"),
         Bad(arguments: ["render", "missing.png"], status: 1, says: "missing.png: no such file or folder"),

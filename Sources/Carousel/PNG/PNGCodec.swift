@@ -17,7 +17,7 @@ public enum PNGCodec {
     /// 16-bit images without gamma information are taken as sRGB-encoded, as
     /// image editors write them, and rounded to 8 bits.
     public static func decode(contentsOf url: URL, maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
-        let name = url.path
+        let name = url.relativePath  // as the user gave it, e.g. "poster3.png"
         let data: Data
         do {
             data = try Data(contentsOf: url)
