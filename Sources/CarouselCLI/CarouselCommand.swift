@@ -33,8 +33,11 @@ struct CarouselCommand: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
             return Outcome(status: 0)
+        } catch let error as CLIError {
+            return Outcome(status: error.status, error: error.description)
         } catch let error as CarouselError {
-            return Outcome(status: error.isUsage ? 64 : 1, error: error.description)
+            let line = CLIError(error)
+            return Outcome(status: line.status, error: line.description)
         } catch {
             let code = exitCode(for: error)
             if code == .success { return Outcome(status: 0, output: fullMessage(for: error)) }

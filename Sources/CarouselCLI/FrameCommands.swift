@@ -8,8 +8,8 @@ struct Frame: ParsableCommand {
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Time in seconds; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
-    var at: Double
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time: seconds, or 1.5s, 300ms; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
+    var at: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
     var output: String
@@ -17,8 +17,11 @@ struct Frame: ParsableCommand {
     func run() throws {
         let start = Date()
         let carousel = try arguments.carousel()
-        let index = try carousel.frameIndex(at: at)
-        let data = try encode(carousel.frame(index), name: output)
+        guard let time = MediaTime(parsing: at) else {
+            throw CLIError.usage("--at: expected a time in seconds (2, 1.5s or 300ms), got \"\(at)\"")
+        }
+        let index = try carousel.frameIndex(at: time)
+        let data = try encode(carousel.frame(index: index), name: output)
         try AtomicOutput.write(data, to: output)
         Progress(quiet: arguments.isQuiet, start: start)
             .finish("\(output): frame \(index) of \(carousel.frameCount), \(data.count) bytes")
@@ -38,10 +41,8 @@ struct Frames: ParsableCommand {
         let start = Date()
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
-        try AtomicOutput.writeFolder(at: output, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
-            try FramesFolder.write(carousel, to: folder, name: output) { done, total in reporter.frame(done, of: total) }
-        }
-        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.duration)) s")
+        try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
+        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s")
     }
 }
 

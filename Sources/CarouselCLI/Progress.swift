@@ -1,3 +1,4 @@
+import Carousel
 import Foundation
 
 /// Progress on stderr while frames are made (only when stderr is a terminal), and a summary line.
@@ -31,8 +32,8 @@ final class Progress {
         FileHandle.standardError.write(Data("\(summary) (in \(elapsed) s)\n".utf8))
     }
 
-    /// Microseconds as seconds with two decimals.
-    static func seconds(_ microseconds: Int) -> String {
-        String(format: "%.2f", Double(microseconds) / 1_000_000)
+    /// A time as seconds with two decimals.
+    static func seconds(_ time: MediaTime) -> String {
+        String(format: "%.2f", time.seconds)
     }
 }

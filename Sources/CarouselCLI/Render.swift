@@ -17,9 +17,9 @@ struct Render: ParsableCommand {
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0
         try AtomicOutput.write(to: output) { sink throws(CarouselError) in
-            try carousel.writeGIF(to: sink, name: output) { done, total in reporter.frame(done, of: total) }
+            try carousel.write(with: carousel.gifEncoder, to: sink, name: output) { done, total in reporter.frame(done, of: total) }
             bytes = (sink as? FileDescriptorSink)?.count ?? 0
         }
-        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.duration)) s, \(bytes) bytes")
+        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s, \(bytes) bytes")
     }
 }

@@ -8,26 +8,26 @@ import Testing
 #endif
 
 extension Snapshotting where Value == Carousel, Format == RGBAImage {
-    /// The frame shown at `seconds`, stored as a PNG under `__Snapshots__/`.
+    /// The frame shown at `time` (a literal is seconds: `.frame(at: 2.15)`), stored as a PNG under `__Snapshots__/`.
     ///
     /// It is exactly the picture the GIF shows then (before palette reduction), the
     /// same as `carousel frame --at SECONDS`. A time outside the timeline is reported
     /// as a test failure where the strategy is made.
-    public static func frame(at seconds: Double, tolerance: FrameTolerance = .exact,
+    public static func frame(at time: MediaTime, tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        frames(at: [seconds], tolerance: tolerance, fileID: fileID, filePath: filePath, line: line, column: column)
+        frames(at: [time], tolerance: tolerance, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The frames shown at `times`, stacked top to bottom in one PNG (a contact sheet).
-    public static func frames(at times: [Double], tolerance: FrameTolerance = .exact,
+    public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
         Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback { carousel in
             var sheet = RGBAImage(width: carousel.width, height: carousel.height * max(1, times.count))
             for (row, time) in times.enumerated() {
                 do {
-                    sheet.paste(carousel.frame(try carousel.frameIndex(at: time)), x: 0, y: row * carousel.height)
+                    sheet.paste(try carousel.frame(at: time), x: 0, y: row * carousel.height)
                 } catch {
                     reportFailure("\(error)", fileID: fileID, filePath: filePath, line: line, column: column)
                 }

@@ -28,12 +28,12 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--config", "wrongtype.json"], status: 1, says: "wrongtype.json: key \"fps\": expected a whole number, got \"25\""),
         Bad(arguments: ["render", "imgs", "--script", "hold 1; jump 2"], status: 1, says: "--script: step 2 \"jump 2\": unknown step \"jump\""),
         Bad(arguments: ["render", "imgs", "--fps", "51"], status: 64, says: "--fps: must be 1...50, got 51"),
-        Bad(arguments: ["render", "imgs", "--size", "0x0"], status: 64, says: "'--size <WxH>': width and height must be positive"),
-        Bad(arguments: ["render", "imgs", "--item-width", "-10"], status: 64, says: "--item-width: must be positive, got -10"),
+        Bad(arguments: ["render", "imgs", "--size", "0x0"], status: 64, says: "--size: width and height must be 1...65535, got 0x0"),
+        Bad(arguments: ["render", "imgs", "--item-width", "-10"], status: 64, says: "--item-width: must be 1...1000000, got -10"),
         Bad(arguments: ["render", "imgs", "--item-width", "30", "--clones", "0"], status: 64, says: "--clones: 0 per side is too few"),
-        Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "'--easing <EASING>': expected linear"),
+        Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
-        Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0..<"),
+        Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
     ]
 
     static func prepare() throws -> Workspace {

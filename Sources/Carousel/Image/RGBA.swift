@@ -24,6 +24,9 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     /// Opaque white.
     public static let white = RGBA(r: 255, g: 255, b: 255)
 
+    /// The same colour with alpha 255.
+    public var opaque: RGBA { RGBA(r: r, g: g, b: b) }
+
     /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive); `nil` for anything else.
     public init?(hex text: String) {
         guard text.hasPrefix("#") else { return nil }

@@ -9,7 +9,9 @@ public struct RGBAImage: Equatable, Sendable {
     /// Height in pixels.
     public let height: Int
     /// The pixels, `[r, g, b, a]` per pixel, row after row with no padding.
-    public var pixels: [UInt8]
+    ///
+    /// Settable inside the library only, so no caller can break `count == width * height * 4`.
+    public internal(set) var pixels: [UInt8]
 
     /// Creates an image from its pixels.
     ///

@@ -33,12 +33,11 @@ public enum ImageInputs {
 
     /// Decodes every file, in parallel; the first failure in input order is thrown, naming its file.
     public static func load(_ urls: [URL]) throws(CarouselError) -> [RGBAImage] {
-        let results = Results<Result<RGBAImage, PNGError>>(count: urls.count)
-        DispatchQueue.concurrentPerform(iterations: urls.count) { k in
-            results.set(k, Result { () throws(PNGError) in try PNGCodec.decode(contentsOf: urls[k]) })
+        let results = urls.parallelMap { url in
+            Result { () throws(PNGError) in try PNGCodec.decode(contentsOf: url) }
         }
         var images: [RGBAImage] = []
-        for result in results.values {
+        for result in results {
             switch result {
             case .success(let image): images.append(image)
             case .failure(let error): throw .image(error)

@@ -15,6 +15,9 @@ public enum ClonePolicy: Equatable, Sendable, CustomStringConvertible {
     /// Whole copies of the set on each side (as many sets as the geometry needs, at least one).
     case set
 
+    /// The most clones per side `count(K)` accepts.
+    public static let maximumCount = 100_000
+
     /// Parses `auto`, `set` or a non-negative integer.
     public init?(_ text: String) {
         switch text {
@@ -63,7 +66,7 @@ public struct Geometry: Equatable, Sendable {
     public init(count: Int, width: Int, height: Int, itemWidth: Int, spacing: Int,
                 alignment: Alignment, clones: ClonePolicy) throws(CarouselError) {
         guard count >= 1 else { throw .noImages }
-        try Geometry.check(size: PixelSize(width: width, height: height), itemWidth: itemWidth, spacing: spacing)
+        try Geometry.check(width: width, height: height, itemWidth: itemWidth, spacing: spacing)
         self.count = count
         self.width = width
         self.height = height
@@ -74,24 +77,28 @@ public struct Geometry: Equatable, Sendable {
         switch clones {
         case .auto:
             (leftClones, rightClones) = need
-        case .count(let k):
+        case .count(let k) where k <= ClonePolicy.maximumCount:
             guard k >= max(need.left, need.right) else {
-                throw .option("--clones", "\(k) per side is too few for this layout; it needs at least \(max(need.left, need.right)) (\(need.left) before, \(need.right) after)")
+                throw .invalidOption(key: .clones, reason: "\(k) per side is too few for this layout; it needs at least \(max(need.left, need.right)) (\(need.left) before, \(need.right) after)")
             }
             (leftClones, rightClones) = (k, k)
+        case .count:
+            throw .invalidOption(key: .clones, reason: "must be 0...\(ClonePolicy.maximumCount) per side, got \(clones)")
         case .set:
             let sets = max(1, (max(need.left, need.right) + count - 1) / count)
             (leftClones, rightClones) = (sets * count, sets * count)
         }
     }
 
-    /// Checks the viewport size, item width and spacing that are given; throws naming the option.
-    public static func check(size: PixelSize?, itemWidth: Int?, spacing: Int) throws(CarouselError) {
-        if let size, size.width <= 0 || size.height <= 0 {
-            throw .option("--size", "must be positive, got \(size.width)x\(size.height)")
+    /// Checks the viewport size, item width and spacing against the ranges of ``CarouselOptions``.
+    static func check(width: Int, height: Int, itemWidth: Int, spacing: Int) throws(CarouselError) {
+        var options = CarouselOptions()
+        options.size = PixelSize(width: width, height: height)
+        options.itemWidth = itemWidth
+        options.spacing = spacing
+        for key in [OptionKey.size, .itemWidth, .spacing] {
+            if let reason = options.problem(with: key) { throw .invalidOption(key: key, reason: reason) }
         }
-        if let itemWidth, itemWidth <= 0 { throw .option("--item-width", "must be positive, got \(itemWidth)") }
-        guard spacing >= 0 else { throw .option("--spacing", "must be zero or positive, got \(spacing)") }
     }
 
     /// Distance between the left edges of neighbouring items.

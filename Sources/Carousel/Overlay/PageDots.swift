@@ -19,7 +19,7 @@ public enum DotsSwitch: String, CaseIterable, Codable, Sendable {
     /// The target page when the move ends.
     case end
 
-    /// The lit page for a frame.
+    /// The lit page (0-based) for a frame.
     public func page(for state: FrameState, count: Int) -> Int {
         switch self {
         case .half:
@@ -115,7 +115,7 @@ public struct PageDots: Equatable, Sendable {
         return Array(first..<(first + dots.count))
     }
 
-    /// Draws the dots onto `image` (whose top `viewportHeight` rows are the viewport).
+    /// Draws the dots onto `image` (whose top `viewportHeight` rows are the viewport), `current` lit.
     public func draw(on image: inout RGBAImage, count: Int, current: Int, viewportHeight: Int) {
         let dots = layout(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
         let pages = self.pages(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
@@ -147,5 +147,27 @@ public struct PageDots: Equatable, Sendable {
                 image[px, py] = color.over(image[px, py], coverage: Double(inside) / Double(n * n))
             }
         }
+    }
+}
+
+extension PageDots: Overlay {
+    /// Draws the row of dots with the frame's page lit.
+    public func draw(on image: inout RGBAImage, frame: OverlayFrame) {
+        draw(on: &image, count: frame.count, current: frame.page, viewportHeight: frame.viewportHeight)
+    }
+
+    /// The box around each dot drawn in `frame`.
+    public func boxes(for frame: OverlayFrame) -> [PixelBox] {
+        layout(count: frame.count, current: frame.page, width: frame.width, viewportHeight: frame.viewportHeight)
+            .map { dot in
+                let r = dot.diameter / 2
+                return PixelBox(x0: Int((dot.x - r).rounded(.down)), y0: Int((dot.y - r).rounded(.down)),
+                                x1: Int((dot.x + r).rounded(.up)) + 1, y1: Int((dot.y + r).rounded(.up)) + 1)
+            }
+    }
+
+    /// The current dot's colour and the others', opaque; none when the dots are hidden.
+    public var colors: [RGBA] {
+        placement == .none ? [] : [currentColor.opaque, color.opaque]
     }
 }

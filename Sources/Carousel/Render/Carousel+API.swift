@@ -13,34 +13,49 @@ extension Carousel {
         try self.init(contentsOf: ImageInputs.resolve(paths), options: options)
     }
 
+    /// The encoder of the options' GIF: `colors`, `dither` and `loop`.
+    public var gifEncoder: GIFEncoder {
+        GIFEncoder(colors: options.colors, dither: options.dither, loop: options.loop)
+    }
+
+    /// Encodes every frame with `encoder` on `sink`; `name` is used in errors, `progress`
+    /// gets (frames done, total).
+    public func write(with encoder: any AnimationEncoder, to sink: any ByteSink, name: String,
+                      progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
+        try encoder.encode(plan(), to: sink, name: name, progress: progress)
+    }
+
     /// The looping GIF as bytes.
     public func gifData() throws(CarouselError) -> Data {
         let sink = MemorySink()
-        try writeGIF(to: sink, name: "<memory>")
+        try write(with: gifEncoder, to: sink, name: "<memory>")
         return sink.data
     }
 
     /// Writes the looping GIF to `path` atomically (a temporary file beside it, renamed into place).
     public func writeGIF(toFile path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         try AtomicOutput.write(to: path) { sink throws(CarouselError) in
-            try writeGIF(to: sink, name: path, progress: progress)
+            try write(with: gifEncoder, to: sink, name: path, progress: progress)
         }
     }
 
-    /// The frame shown at `seconds` (frame `floor(seconds * fps)`), exactly as the GIF shows it
-    /// before palette reduction; throws when `seconds` is outside the timeline.
-    public func frame(at seconds: Double) throws(CarouselError) -> RGBAImage {
-        frame(try frameIndex(at: seconds))
+    /// Writes every frame as PNG and `frames.json` into the folder `path`, atomically: built
+    /// beside it and swapped in. An existing folder is replaced only when it is empty or
+    /// holds a previous frames output.
+    public func writeFrames(toFolder path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
+        try AtomicOutput.writeFolder(at: path, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
+            try FramesFolder.write(self, to: folder, name: path, progress: progress)
+        }
     }
 
     /// Every frame in order, made as they are read (a frame is a crop of the strip).
     public var frames: LazyMapSequence<Range<Int>, RGBAImage> {
-        (0..<frameCount).lazy.map { frame($0) }
+        (0..<frameCount).lazy.map { frame(index: $0) }
     }
 
     /// Every frame's description, as `frames.json` lists them.
     public var frameInfos: [FrameInfo] {
-        (0..<frameCount).map(info)
+        (0..<frameCount).map { info(index: $0) }
     }
 }
 
@@ -52,13 +67,5 @@ extension RGBAImage {
         } catch {
             throw .image(error)
         }
-    }
-}
-
-extension CarouselOptions {
-    /// The options a `--config FILE.json` gives, over the defaults.
-    public init(configFile path: String) throws(CarouselError) {
-        self.init()
-        try ConfigFile(path: path).apply(to: &self)
     }
 }

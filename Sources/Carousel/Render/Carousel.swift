@@ -1,12 +1,9 @@
-import Dispatch
-import Foundation
-
 /// A carousel ready to render: items fitted, the padded strip built, every frame planned.
 ///
 /// The pipeline reads top to bottom: images in, ``ItemFitter``, ``PaddedStrip``,
-/// ``Timeline``, then per frame a crop of the strip with ``PageDots`` over it,
-/// and for a GIF the ``Quantizer`` and ``GIFWriter``. `frame(_:)` returns exactly
-/// the pictures the GIF encodes.
+/// ``Timeline``, then per frame a crop of the strip with its ``Overlay``s drawn
+/// over it; ``plan()`` hands the frames to an encoder as a ``FramePlan``.
+/// `frame(index:)` returns exactly the pictures an encoder encodes.
 public struct Carousel: Sendable {
     /// The options it was made with.
     public let options: CarouselOptions
@@ -18,38 +15,51 @@ public struct Carousel: Sendable {
     public let strip: RGBAImage
     /// The state of every frame.
     public let states: [FrameState]
+    /// What is drawn over every frame, bottom first.
+    public let overlays: [any Overlay]
+
+    /// The most pixels the padded strip may hold (four times the image size cap).
+    public static let maximumStripPixels = 4 * PNGCodec.maximumPixels
 
     /// Lays out `images` with `options`.
+    ///
+    /// Everything that can be refused is refused before pixel memory is allocated:
+    /// options, geometry, the strip's size and the timeline's length.
     public init(images: [RGBAImage], options: CarouselOptions) throws(CarouselError) {
         try options.validate()
         guard let first = images.first else { throw .noImages }
         let width = options.size?.width ?? first.width
         let height = options.size?.height ?? first.height
+        guard PixelSize.dimensions.contains(width), PixelSize.dimensions.contains(height) else {
+            throw .invalidOption(key: .size, reason: "the first image is \(width)x\(height); give a viewport of at most 65535x65535")
+        }
         let geometry = try Geometry(count: images.count, width: width, height: height,
                                     itemWidth: options.itemWidth ?? width, spacing: options.spacing,
                                     alignment: options.align, clones: options.clones)
-        guard geometry.stripWidth.multipliedReportingOverflow(by: height).partialValue <= 4 * PNGCodec.maximumPixels else {
-            throw .option("--size", "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(4 * PNGCodec.maximumPixels) pixels")
+        let (pixels, overflow) = geometry.stripWidth.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= Carousel.maximumStripPixels else {
+            throw .invalidOption(key: .size, reason: "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(Carousel.maximumStripPixels) pixels")
         }
+        let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count,
+                                    hold: options.hold, moveDuration: options.duration, easing: options.easing)
+        guard timeline.frameCount(fps: options.fps) > 0 else { throw Carousel.tooShort(timeline, options) }
         self.options = options
         self.geometry = geometry
-        let fitted = Results<RGBAImage>(count: images.count)
-        DispatchQueue.concurrentPerform(iterations: images.count) { k in
-            fitted.set(k, ItemFitter.fit(images[k], width: geometry.itemWidth, height: height, mode: options.fit,
-                                         background: options.background))
+        self.timeline = timeline
+        let items = images.parallelMap { image in
+            ItemFitter.fit(image, width: geometry.itemWidth, height: height, mode: options.fit, background: options.background)
         }
-        let items = fitted.values
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
-        timeline = try Timeline(script: options.script ?? .autoplay, count: images.count,
-                                hold: TimeValue.microseconds(seconds: options.hold) ?? 0,
-                                moveDuration: TimeValue.microseconds(seconds: options.duration) ?? 0,
-                                easing: options.easing)
         states = timeline.frames(fps: options.fps)
-        guard !states.isEmpty else {
-            let script = options.script ?? .autoplay
-            throw .script(source: script.source, step: 0, line: 0, text: "",
-                          reason: "the timeline lasts \(Double(timeline.duration) / 1_000_000) s, less than one frame at \(options.fps) fps; it needs at least \(String(format: "%.3f", 0.5 / Double(options.fps))) s")
+        overlays = options.dots.placement != .none && images.count > 1 ? [options.dots] : []
+    }
+
+    private static func tooShort(_ timeline: Timeline, _ options: CarouselOptions) -> CarouselError {
+        let reason = "the timeline lasts \(timeline.length.seconds) s, less than one frame at \(options.fps) fps; it needs at least \(0.5 / Double(options.fps)) s"
+        guard let script = options.script else {
+            return .invalidOption(key: .hold, reason: "with hold \(options.hold.seconds) s and duration \(options.duration.seconds) s \(reason)")
         }
+        return .script(source: script.source, step: 0, line: 0, text: "", reason: reason)
     }
 
     /// Output width.
@@ -59,36 +69,50 @@ public struct Carousel: Sendable {
     /// Number of frames, `round(T * fps)`.
     public var frameCount: Int { states.count }
 
-    /// What `frames.json` says of frame `i`.
-    public func info(_ i: Int) -> FrameInfo {
+    /// What `frames.json` says of frame `index`.
+    public func info(index i: Int) -> FrameInfo {
         let state = states[i]
         let x0 = geometry.x0(at: state.position)
-        return FrameInfo(index: i, time: state.time, delay: FrameInfo.delay(frame: i, fps: options.fps),
-                         x0: x0, stripX: geometry.stripX(forX0: x0), position: state.position,
-                         page: page(i))
+        return FrameInfo(index: i, time: Double(i) / Double(options.fps), delay: FrameInfo.delay(frame: i, fps: options.fps),
+                         x0: x0, stripX: geometry.stripX(forX0: x0), position: state.position, page: page(index: i))
     }
 
-    /// What decides frame `i`'s picture: its place in the periodic strip (modulo one
+    /// What decides frame `index`'s picture: its place in the periodic strip (modulo one
     /// period) and its lit page. Frames with equal keys are the same picture.
-    public func pictureKey(_ i: Int) -> PictureKey {
+    public func pictureKey(index i: Int) -> PictureKey {
         let period = geometry.count * geometry.pitch
         let x0 = geometry.x0(at: states[i].position)
-        return PictureKey(x0: ((x0 % period) + period) % period, page: page(i))
+        return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i))
     }
 
-    /// The lit page (0-based) of frame `i` under `--dots-switch`.
-    public func page(_ i: Int) -> Int {
+    /// The lit page (0-based) of frame `index` under `--dots-switch`.
+    public func page(index i: Int) -> Int {
         options.dotsSwitch.page(for: states[i], count: geometry.count)
     }
 
-    /// Frame `i`: the viewport's crop of the strip, with the footer and dots.
-    public func frame(_ i: Int) -> RGBAImage {
-        picture(at: states[i].position, page: page(i))
+    /// Frame `index`: the viewport's crop of the strip, with the footer and the overlays.
+    public func frame(index i: Int) -> RGBAImage {
+        picture(of: states[i], page: page(index: i))
     }
 
-    /// The picture at position `position` (pages) with page `page` lit: what any frame at that position shows.
+    /// The frame shown at `time` (frame `floor(time * fps)`), exactly as an encoder gets it;
+    /// throws ``CarouselError/timeOutsideTimeline(_:length:)`` outside the timeline.
+    public func frame(at time: MediaTime) throws(CarouselError) -> RGBAImage {
+        frame(index: try frameIndex(at: time))
+    }
+
+    /// The index of the frame shown at `time` (frame i is shown from `i / fps` until the next).
+    public func frameIndex(at time: MediaTime) throws(CarouselError) -> Int {
+        try timeline.frameIndex(at: time, fps: options.fps)
+    }
+
+    /// The picture at `position` (pages) with `page` lit: what any resting frame there shows.
     public func picture(at position: Double, page: Int) -> RGBAImage {
-        let stripX = geometry.stripX(forX0: geometry.x0(at: position))
+        picture(of: FrameState(index: 0, position: position, from: page, to: page, moving: false, jumped: false), page: page)
+    }
+
+    private func picture(of state: FrameState, page: Int) -> RGBAImage {
+        let stripX = geometry.stripX(forX0: geometry.x0(at: state.position))
         let view = strip.cropped(x: stripX, width: geometry.width, height: geometry.height)
         var image: RGBAImage
         if options.dots.extraHeight > 0 {
@@ -97,17 +121,14 @@ public struct Carousel: Sendable {
         } else {
             image = view
         }
-        options.dots.draw(on: &image, count: geometry.count, current: page, viewportHeight: geometry.height)
+        let frame = overlayFrame(state, page: page)
+        for overlay in overlays { overlay.draw(on: &image, frame: frame) }
         return image
     }
 
-    /// The index of the frame shown at `seconds` (frame i is shown from `i / fps` until the next).
-    public func frameIndex(at seconds: Double) throws(CarouselError) -> Int {
-        let total = Double(timeline.duration) / 1_000_000
-        guard seconds.isFinite, seconds >= 0, seconds < total || (frameCount == 1 && seconds == 0) else {
-            throw .option("--at", "must be in 0..<\(total) seconds (the timeline's length), got \(seconds)")
-        }
-        return min(frameCount - 1, Int((seconds * Double(options.fps)).nextUp.rounded(.down)))
+    /// What the overlays know of a frame.
+    func overlayFrame(_ state: FrameState, page: Int) -> OverlayFrame {
+        OverlayFrame(state: state, page: page, count: geometry.count, width: width, viewportHeight: geometry.height)
     }
 }
 
@@ -117,28 +138,4 @@ public struct PictureKey: Hashable, Sendable {
     public let x0: Int
     /// Lit page.
     public let page: Int
-}
-
-/// One frame as `frames.json` describes it.
-public struct FrameInfo: Equatable, Sendable, Codable {
-    /// Frame index i.
-    public let index: Int
-    /// Time `i / fps` in seconds.
-    public let time: Double
-    /// Delay in centiseconds before the next frame (before merging).
-    public let delay: Int
-    /// Offset in the periodic strip, `round(p * pitch) - a`.
-    public let x0: Int
-    /// Column of the padded strip (as `carousel strip` writes it) at the viewport's left edge.
-    public let stripX: Int
-    /// Position p in pages.
-    public let position: Double
-    /// Lit page, 0-based.
-    public let page: Int
-
-    /// The spec's delay of frame `i`: `round(100 (i+1) / fps) - round(100 i / fps)`, half up.
-    public static func delay(frame i: Int, fps: Int) -> Int {
-        func centiseconds(_ k: Int) -> Int { (200 * k + fps) / (2 * fps) }
-        return centiseconds(i + 1) - centiseconds(i)
-    }
 }

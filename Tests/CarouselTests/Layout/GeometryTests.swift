@@ -25,7 +25,7 @@ struct GeometryTests {
     }
 
     @Test func tooFewClonesIsAnError() {
-        #expect(throws: CarouselError.option("--clones", "1 per side is too few for this layout; it needs at least 2 (2 before, 2 after)")) {
+        #expect(throws: CarouselError.invalidOption(key: .clones, reason: "1 per side is too few for this layout; it needs at least 2 (2 before, 2 after)")) {
             try Geometry(count: 5, width: 375, height: 10, itemWidth: 343, spacing: 8, alignment: .center, clones: .count(1))
         }
     }
@@ -88,10 +88,10 @@ struct GeometryTests {
         let carousel = try Carousel(images: items, options: options)
         var checked = 0
         for i in 0..<carousel.frameCount {
-            let info = carousel.info(i)
+            let info = carousel.info(index: i)
             let expected = Fixtures.periodicWindow(items: items, x0: info.x0, width: width, height: height,
                                                    pitch: itemWidth + c.spacing, background: options.background)
-            #expect(differingPixels(carousel.frame(i), expected) == 0, "\(c): frame \(i) at x0 \(info.x0)")
+            #expect(differingPixels(carousel.frame(index: i), expected) == 0, "\(c): frame \(i) at x0 \(info.x0)")
             #expect(info.stripX >= 0 && info.stripX + width <= carousel.strip.width)
             checked += 1
         }

@@ -43,15 +43,15 @@ struct PageDotsTests {
     }
 
     @Test func switchRules() {
-        let moving = FrameState(index: 3, time: 0.3, position: 1.6, from: 1, to: 2, moving: true, jumped: false)
+        let moving = FrameState(index: 3, position: 1.6, from: 1, to: 2, moving: true, jumped: false)
         #expect(DotsSwitch.half.page(for: moving, count: 5) == 2)
         #expect(DotsSwitch.start.page(for: moving, count: 5) == 2)
         #expect(DotsSwitch.end.page(for: moving, count: 5) == 1)
-        let early = FrameState(index: 1, time: 0.1, position: 4.4, from: 4, to: 0, moving: true, jumped: false)
+        let early = FrameState(index: 1, position: 4.4, from: 4, to: 0, moving: true, jumped: false)
         #expect(DotsSwitch.half.page(for: early, count: 5) == 4)
-        let clone = FrameState(index: 9, time: 0.9, position: 5, from: 0, to: 0, moving: false, jumped: false)
+        let clone = FrameState(index: 9, position: 5, from: 0, to: 0, moving: false, jumped: false)
         #expect(DotsSwitch.half.page(for: clone, count: 5) == 0, "at a clone the real item's dot is lit")
-        let backward = FrameState(index: 2, time: 0.2, position: -0.6, from: 0, to: 4, moving: true, jumped: false)
+        let backward = FrameState(index: 2, position: -0.6, from: 0, to: 4, moving: true, jumped: false)
         #expect(DotsSwitch.half.page(for: backward, count: 5) == 4)
     }
 
@@ -70,12 +70,12 @@ struct PageDotsTests {
         let carousel = try Carousel(images: items, options: options)
         let layout = options.dots.layout(count: 4, current: 0, width: 120, viewportHeight: 40)
         for i in 0..<carousel.frameCount {
-            let frame = carousel.frame(i)
+            let frame = carousel.frame(index: i)
             let lit = layout.indices.filter { frame[Int($0 == 0 ? layout[0].x : layout[$0].x), 24] == options.dots.currentColor }
             let unlit = layout.indices.filter { frame[Int(layout[$0].x), 24] == options.dots.color }
-            #expect(lit == [carousel.page(i)], "frame \(i)")
+            #expect(lit == [carousel.page(index: i)], "frame \(i)")
             #expect(unlit.count == 3, "frame \(i)")
-            #expect(carousel.page(i) == rule.page(for: carousel.states[i], count: 4))
+            #expect(carousel.page(index: i) == rule.page(for: carousel.states[i], count: 4))
         }
     }
 
@@ -105,7 +105,7 @@ struct PageDotsTests {
         options.background = RGBA(r: 9, g: 9, b: 9)
         options.script = try Script(parsing: "hold 0.1; next 0.2")
         let carousel = try Carousel(images: Fixtures.items(3, width: 60, height: 30), options: options)
-        let frame = carousel.frame(0)
+        let frame = carousel.frame(index: 0)
         #expect(frame.width == 60 && frame.height == 62)
         #expect(frame[0, 61] == options.background && frame[59, 31] == options.background)
         #expect(frame[14, 46] == options.dots.currentColor && frame[30, 46] == options.dots.color)

@@ -35,7 +35,7 @@ struct CarouselRenderTests {
         }
         #expect(expanded.count == carousel.frameCount)
         for i in 0..<min(expanded.count, carousel.frameCount) {
-            #expect(differingPixels(expanded[i], carousel.frame(i).composited(over: .black)) == 0, "frame \(i)")
+            #expect(differingPixels(expanded[i], carousel.frame(index: i).composited(over: .black)) == 0, "frame \(i)")
         }
         for k in 1..<gif.frames.count {
             #expect(differingPixels(gif.frames[k - 1], gif.frames[k]) > 0, "consecutive GIF frames \(k - 1), \(k) differ")
@@ -79,8 +79,8 @@ struct CarouselRenderTests {
         let jumps = carousel.states.filter(\.jumped).map(\.index)
         #expect(jumps.count >= 3)
         for i in jumps {
-            #expect(carousel.info(i - 1).stripX != carousel.info(i).stripX, "the jump moves in the strip")
-            #expect(differingPixels(carousel.frame(i - 1), carousel.frame(i)) == 0, "frame \(i - 1) vs \(i)")
+            #expect(carousel.info(index: i - 1).stripX != carousel.info(index: i).stripX, "the jump moves in the strip")
+            #expect(differingPixels(carousel.frame(index: i - 1), carousel.frame(index: i)) == 0, "frame \(i - 1) vs \(i)")
         }
     }
 
@@ -94,8 +94,8 @@ struct CarouselRenderTests {
         #expect(carousel.geometry.leftClones == 1 && carousel.geometry.rightClones == 1)
         #expect(carousel.frameCount == 288)
         let clone = carousel.picture(at: 5, page: 0)
-        #expect(differingPixels(clone, carousel.frame(0)) == 0)
-        #expect(carousel.geometry.stripX(forX0: carousel.geometry.x0(at: 5)) != carousel.info(0).stripX)
+        #expect(differingPixels(clone, carousel.frame(index: 0)) == 0)
+        #expect(carousel.geometry.stripX(forX0: carousel.geometry.x0(at: 5)) != carousel.info(index: 0).stripX)
         // The last frame is mid-move toward that clone: the GIF's loop continues the motion.
         let last = carousel.states[carousel.frameCount - 1]
         #expect(last.moving && last.position > 4 && last.position < 5)
@@ -179,7 +179,7 @@ struct CarouselRenderTests {
         try #require(shown.count == carousel.frameCount)
         var checked = 0
         for i in 1..<carousel.frameCount {
-            let before = carousel.frame(i - 1), after = carousel.frame(i)
+            let before = carousel.frame(index: i - 1), after = carousel.frame(index: i)
             for y in 0..<after.height {
                 for x in 0..<after.width where before[x, y] == after[x, y] {
                     checked += 1
@@ -201,7 +201,7 @@ struct CarouselRenderTests {
         let carousel = try Carousel(images: Self.busyItems(3), options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         var runs = 1
-        for i in 1..<carousel.frameCount where carousel.frame(i) != carousel.frame(i - 1) { runs += 1 }
+        for i in 1..<carousel.frameCount where carousel.frame(index: i) != carousel.frame(index: i - 1) { runs += 1 }
         #expect(gif.frames.count == runs)
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
     }
@@ -247,7 +247,7 @@ struct CarouselRenderTests {
         let data = try carousel.gifData()
         let gif = try DecodedGIF([UInt8](data))
         var runs = 1
-        for i in 1..<carousel.frameCount where carousel.pictureKey(i) != carousel.pictureKey(i - 1) { runs += 1 }
+        for i in 1..<carousel.frameCount where carousel.pictureKey(index: i) != carousel.pictureKey(index: i - 1) { runs += 1 }
         #expect(gif.frames.count == runs)
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
         // x0 = -10 (centred 40 px items in 60 px), pitch 44: screen columns 6...9 show the gap before item 1.

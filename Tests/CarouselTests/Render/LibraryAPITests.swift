@@ -26,10 +26,10 @@ struct LibraryAPITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == data)
         #expect(try DecodedGIF([UInt8](data)).frames.count > 3)
 
-        #expect(try carousel.frame(at: 0.65) == carousel.frame(6))
+        #expect(try carousel.frame(at: 0.65) == carousel.frame(index: 6))
         #expect(throws: CarouselError.self) { try carousel.frame(at: 100) }
         let all = Array(carousel.frames)
-        #expect(all.count == carousel.frameCount && all[3] == carousel.frame(3))
+        #expect(all.count == carousel.frameCount && all[3] == carousel.frame(index: 3))
         #expect(carousel.frameInfos.map(\.index) == Array(0..<carousel.frameCount))
         #expect(try PNGCodec.decode(carousel.strip.pngData()) == carousel.strip)
         #expect(throws: CarouselError.self) { try Carousel(paths: [folder.appendingPathComponent("nothing").path]) }

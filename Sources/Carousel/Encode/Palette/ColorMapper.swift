@@ -9,8 +9,8 @@
 /// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
 /// coarse cell that contains it).
 ///
-/// `nearest` fills its lists as it goes, so one mapper serves one thread at a time;
-/// `nearestExhaustive` may be shared.
+/// `nearest` fills its lists as it goes, so one mapper serves one thread at a time
+/// (it is not `Sendable`); ``PaletteSearch`` gives the same answers and may be shared.
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
@@ -69,21 +69,6 @@ public final class ColorMapper {
                 best = e
             }
             k += 1
-        }
-        return indexOf[best]
-    }
-
-    /// The nearest entry by searching every entry: the same answer as ``nearest(_:_:_:)``,
-    /// reading nothing that changes, so any number of threads may call it at once.
-    public func nearestExhaustive(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
-        var best = 0, bestDistance = Int32.max
-        for e in 0..<pr.count {
-            let dr = pr[e] - r, dg = pg[e] - g, db = pb[e] - b
-            let d = dr * dr + dg * dg + db * db
-            if d < bestDistance {
-                bestDistance = d
-                best = e
-            }
         }
         return indexOf[best]
     }

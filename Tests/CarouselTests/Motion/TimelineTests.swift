@@ -4,7 +4,7 @@ import Testing
 
 struct TimelineTests {
     func timeline(_ script: String, count: Int = 5) throws -> Timeline {
-        try Timeline(script: Script(parsing: script), count: count, hold: 2_000_000, moveDuration: 300_000, easing: .easeInOut)
+        try Timeline(script: Script(parsing: script), count: count, hold: 2, moveDuration: 0.3, easing: .easeInOut)
     }
 
     /// Positions at chosen frames (fps 10, so frame i is at i / 10 s).
@@ -26,9 +26,9 @@ struct TimelineTests {
 
     @Test func durationIsSumOfSteps() throws {
         let t = try timeline("hold 1.25; next 0.3; prev 250ms; goto 3; autoplay 2")
-        #expect(t.duration == 1_250_000 + 300_000 + 250_000 + 300_000 + 2 * 5 * (2_000_000 + 300_000))
+        #expect(t.length.microseconds == 1_250_000 + 300_000 + 250_000 + 300_000 + 2 * 5 * (2_000_000 + 300_000))
         let defaults = try timeline("autoplay")
-        #expect(defaults.duration == 11_500_000)
+        #expect(defaults.length == 11.5)
         #expect(defaults.frameCount(fps: 25) == 288)  // round(287.5), half up
         #expect(defaults.frameCount(fps: 10) == 115)
     }
@@ -36,7 +36,7 @@ struct TimelineTests {
     @Test func autoplayEndsWhereItBegan() throws {
         let t = try timeline("autoplay 3")
         let last = try #require(t.segments.last)
-        #expect(((last.from + last.by) % 5) == t.segments[0].from)
+        #expect(((last.motion.from + last.motion.distance) % 5) == t.segments[0].motion.from)
     }
 
     /// A move that ends on a clone settles there for one frame, then jumps to the real page.
@@ -61,7 +61,7 @@ struct TimelineTests {
     }
 
     @Test func gotoBeyondLastPageIsAnError() {
-        #expect(throws: CarouselError.script(source: "--script", step: 2, line: 1, text: "goto 6",
+        #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "goto 6",
                                              reason: "page 6 does not exist; expected 1...5")) {
             try timeline("hold 1; goto 6")
         }
@@ -70,6 +70,27 @@ struct TimelineTests {
     @Test func refusesEndlessTimelines() {
         #expect(throws: CarouselError.self) { try timeline("hold 4000") }
         #expect(throws: CarouselError.self) { try timeline("autoplay 100000000") }
+        #expect(throws: CarouselError.self) { try timeline("autoplay 9223372036854775807") }
+    }
+
+    /// An autoplay whose cycle lasts no time is refused before it is expanded (it once
+    /// tried to allocate billions of segments).
+    @Test func refusesAutoplayOfZeroLength() throws {
+        let script = try Script(parsing: "autoplay 1000000000")
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 0 s and so is duration, so \"autoplay 1000000000\" (step 1 of script) would last no time")) {
+            try Timeline(script: script, count: 5, hold: 0, moveDuration: 0, easing: .linear)
+        }
+    }
+
+    /// Each kind of motion answers its position and velocity.
+    @Test func motionPositionAndVelocity() {
+        let move = Motion.move(from: 2, by: -1, easing: .linear)
+        #expect(move.position(at: 0.25, length: 0.5) == 1.5)
+        #expect(abs(move.velocity(at: 0.25, length: 0.5) - -2) < 1e-9)
+        let eased = Motion.move(from: 0, by: 1, easing: .easeOut)
+        #expect(abs(eased.velocity(at: 0.5, length: 0.5)) < 1e-6, "ease-out ends at rest")
+        #expect(Motion.hold(page: 3, entry: 3).position(at: 1, length: 2) == 3)
+        #expect(Motion.hold(page: 3, entry: 3).velocity(at: 1, length: 2) == 0)
     }
 
     /// A timeline shorter than half a frame has no frames: an error, never an empty GIF.

@@ -164,7 +164,7 @@ extension GIFWriter {
     public static func encode(_ frame: IndexedFrame, left: Int, top: Int, delay: Int,
                               canvasWidth: Int, canvasHeight: Int) throws(CarouselError) -> EncodedFrame {
         let memory = MemorySink()
-        let writer = try GIFWriter(sink: memory, name: "<frame>", width: canvasWidth, height: canvasHeight, loop: .plays(1))
+        let writer = try GIFWriter(sink: memory, name: "<frame>", width: canvasWidth, height: canvasHeight, loop: .once)
         try writer.write(frame, left: left, top: top, delay: delay)
         try writer.close()
         let bytes = [UInt8](memory.data)

@@ -2,14 +2,14 @@ import Foundation
 
 /// One step of a timeline script, as written (spec section 3).
 public enum ScriptStep: Equatable, Sendable {
-    /// `hold DURATION`: stay where we are (microseconds).
-    case hold(Int)
-    /// `next [DURATION] [EASING]`: move forward one page.
-    case next(duration: Int?, easing: Easing?)
-    /// `prev [DURATION] [EASING]`: move back one page.
-    case prev(duration: Int?, easing: Easing?)
+    /// `hold DURATION`: stay where we are.
+    case hold(MediaTime)
+    /// `next [DURATION] [EASING]`: move forward one page; `nil` takes the option's default.
+    case next(duration: MediaTime? = nil, easing: Easing? = nil)
+    /// `prev [DURATION] [EASING]`: move back one page; `nil` takes the option's default.
+    case prev(duration: MediaTime? = nil, easing: Easing? = nil)
     /// `goto PAGE [DURATION] [EASING]`: move to page PAGE (1-based) the shorter way round.
-    case goto(page: Int, duration: Int?, easing: Easing?)
+    case goto(page: Int, duration: MediaTime? = nil, easing: Easing? = nil)
     /// `autoplay [CYCLES]`: CYCLES x N times hold then next.
     case autoplay(cycles: Int)
 }
@@ -22,7 +22,7 @@ public struct Script: Equatable, Sendable {
         public let step: ScriptStep
         /// 1-based step number.
         public let number: Int
-        /// 1-based line of the source.
+        /// 1-based line of the source; 0 for an inline script, whose errors name the step only.
         public let line: Int
         /// The step as written.
         public let text: String
@@ -30,15 +30,22 @@ public struct Script: Equatable, Sendable {
 
     /// The steps in order.
     public let entries: [Entry]
-    /// Where the script came from (`--script` or a file name), for error messages.
+    /// Where the script came from (`script`, a file name, or as the command line names it), for error messages.
     public let source: String
 
     /// The default timeline, `autoplay 1`.
-    public static let autoplay = Script(entries: [Entry(step: .autoplay(cycles: 1), number: 1, line: 1, text: "autoplay")],
-                                        source: "--script")
+    public static let autoplay = Script(steps: [.autoplay(cycles: 1)])
+
+    /// A script of `steps` written in Swift; errors name the step by its number.
+    public init(steps: [ScriptStep], source: String = "script") {
+        entries = steps.enumerated().map { Entry(step: $1, number: $0 + 1, line: 0, text: $1.description) }
+        self.source = source
+    }
 
     /// Parses `text`: steps separated by newlines or `;`, `#` to the end of the line is a comment.
-    public init(parsing text: String, source: String = "--script") throws(CarouselError) {
+    ///
+    /// `source` names the script in errors; `isFile` adds line numbers to them.
+    public init(parsing text: String, source: String = "script", isFile: Bool = false) throws(CarouselError) {
         self.source = source
         var entries: [Entry] = []
         for (lineIndex, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -48,11 +55,12 @@ public struct Script: Equatable, Sendable {
                 guard !words.isEmpty else { continue }
                 let number = entries.count + 1
                 let written = words.joined(separator: " ")
+                let line = isFile ? lineIndex + 1 : 0
                 do {
                     let step = try Script.step(words)
-                    entries.append(Entry(step: step, number: number, line: lineIndex + 1, text: written))
+                    entries.append(Entry(step: step, number: number, line: line, text: written))
                 } catch let reason {
-                    throw .script(source: source, step: number, line: lineIndex + 1, text: written, reason: reason.text)
+                    throw .script(source: source, step: number, line: line, text: written, reason: reason.text)
                 }
             }
         }
@@ -99,10 +107,10 @@ public struct Script: Equatable, Sendable {
             guard args.count == 1 else {
                 throw StepError(text: "hold takes one DURATION (e.g. 2, 1.5s or 300ms), got \(args.count) arguments")
             }
-            guard let us = TimeValue.microseconds(args[0]) else {
-                throw StepError(text: "\"\(args[0])\" is not a duration; expected e.g. 2, 1.5s or 300ms")
+            guard let time = MediaTime(parsing: args[0]) else {
+                throw StepError(text: "\"\(args[0])\" is not a duration of at most an hour; expected e.g. 2, 1.5s or 300ms")
             }
-            return .hold(us)
+            return .hold(time)
         case "next", "prev":
             let (duration, easing) = try moveArguments(args, step: name)
             return name == "next" ? .next(duration: duration, easing: easing) : .prev(duration: duration, easing: easing)
@@ -125,12 +133,12 @@ public struct Script: Equatable, Sendable {
         }
     }
 
-    private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (Int?, Easing?) {
-        var duration: Int?
+    private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (MediaTime?, Easing?) {
+        var duration: MediaTime?
         var easing: Easing?
         for arg in args {
-            if let us = TimeValue.microseconds(arg), duration == nil, easing == nil {
-                duration = us
+            if let time = MediaTime(parsing: arg), duration == nil, easing == nil {
+                duration = time
             } else if let e = Easing(arg), easing == nil {
                 easing = e
             } else if duration == nil && easing == nil && (arg.first?.isNumber ?? false) {
@@ -144,14 +152,31 @@ public struct Script: Equatable, Sendable {
 }
 
 extension Script {
-    /// Reads and parses a script file; errors name the file (and the line and step).
-    public static func load(path: String) throws(CarouselError) -> Script {
+    /// Reads and parses a script file; errors name the file as `name` (default: `path`), and the line and step.
+    public static func load(path: String, name: String? = nil) throws(CarouselError) -> Script {
+        let name = name ?? path
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw .input(path, "cannot read script file: \(FileErrors.reason(error, path: path))")
+            throw .input(name, "cannot read script file: \(FileErrors.reason(error, path: path))")
         }
-        return try Script(parsing: text, source: path)
+        return try Script(parsing: text, source: name, isFile: true)
+    }
+}
+
+extension ScriptStep: CustomStringConvertible {
+    /// The step as a script writes it, e.g. `next 0.4 ease`.
+    public var description: String {
+        func move(_ name: String, _ duration: MediaTime?, _ easing: Easing?) -> String {
+            ([name] + [duration.map { "\($0.seconds)" }, easing.map(\.description)].compactMap { $0 }).joined(separator: " ")
+        }
+        switch self {
+        case .hold(let time): return "hold \(time.seconds)"
+        case let .next(duration, easing): return move("next", duration, easing)
+        case let .prev(duration, easing): return move("prev", duration, easing)
+        case let .goto(page, duration, easing): return move("goto \(page)", duration, easing)
+        case .autoplay(let cycles): return "autoplay \(cycles)"
+        }
     }
 }

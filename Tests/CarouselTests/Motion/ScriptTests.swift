@@ -9,12 +9,12 @@ struct ScriptTests {
         next; prev 300ms ease-in
         goto 3 0.5s cubic-bezier(0.1, 0.2, 0.3, 1)
         autoplay 2; next linear; autoplay
-        """)
+        """, isFile: true)
         #expect(script.entries.map(\.step) == [
-            .hold(1_500_000),
+            .hold(1.5),
             .next(duration: nil, easing: nil),
-            .prev(duration: 300_000, easing: .easeIn),
-            .goto(page: 3, duration: 500_000, easing: .cubicBezier(0.1, 0.2, 0.3, 1)),
+            .prev(duration: 0.3, easing: .easeIn),
+            .goto(page: 3, duration: 0.5, easing: .cubicBezier(0.1, 0.2, 0.3, 1)),
             .autoplay(cycles: 2),
             .next(duration: nil, easing: .linear),
             .autoplay(cycles: 1),
@@ -24,18 +24,18 @@ struct ScriptTests {
 
     @Test(arguments: [("1.5", 1_500_000), ("1.5s", 1_500_000), ("300ms", 300_000), ("0", 0), ("2", 2_000_000)])
     func durations(_ text: String, _ micros: Int) {
-        #expect(TimeValue.microseconds(text) == micros)
+        #expect(MediaTime(parsing: text)?.microseconds == micros)
     }
 
-    @Test(arguments: ["-1", "1.5m", "abc", "", "s", "1e3", "nan"])
+    @Test(arguments: ["-1", "1.5m", "abc", "", "s", "1e3", "nan", "3600.000001", "99999999999999999999"])
     func badDurations(_ text: String) {
-        #expect(TimeValue.microseconds(text) == nil)
+        #expect(MediaTime(parsing: text) == nil)
     }
 
     @Test(arguments: [
         ("hold 1; nxt", "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto or autoplay"),
         ("hold", "--script: step 1 \"hold\": hold takes one DURATION (e.g. 2, 1.5s or 300ms), got 0 arguments"),
-        ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration; expected e.g. 2, 1.5s or 300ms"),
+        ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration of at most an hour; expected e.g. 2, 1.5s or 300ms"),
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
         ("autoplay 0", "--script: step 1 \"autoplay 0\": \"0\" is not a cycle count; expected a whole number from 1"),
@@ -43,7 +43,7 @@ struct ScriptTests {
     ])
     func errorsNameStepAndExpectation(_ text: String, _ message: String) {
         do {
-            _ = try Script(parsing: text)
+            _ = try Script(parsing: text, source: "--script")
             Issue.record("\"\(text)\" parsed")
         } catch {
             #expect(error.description == message)
@@ -53,7 +53,17 @@ struct ScriptTests {
     @Test func fileErrorsGiveLine() {
         #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
                                              reason: "unknown step \"wait\"; expected hold, next, prev, goto or autoplay")) {
-            try Script(parsing: "hold 1\n\nwait 1", source: "intro.txt")
+            try Script(parsing: "hold 1\n\nwait 1", source: "intro.txt", isFile: true)
+        }
+    }
+
+    /// Steps as Swift values read as a script would write them, and errors name them by number.
+    @Test func stepsAsSwiftValues() throws {
+        let script = Script(steps: [.hold(1.5), .next(duration: 0.4, easing: .ease), .goto(page: 9)])
+        #expect(script.entries.map(\.text) == ["hold 1.5", "next 0.4 ease", "goto 9"])
+        #expect(throws: CarouselError.script(source: "script", step: 3, line: 0, text: "goto 9",
+                                             reason: "page 9 does not exist; expected 1...5")) {
+            try Timeline(script: script, count: 5, hold: 2, moveDuration: 0.3, easing: .easeInOut)
         }
     }
 }

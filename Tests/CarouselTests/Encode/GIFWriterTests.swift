@@ -12,7 +12,7 @@ struct GIFWriterTests {
         }
     }
 
-    @Test(arguments: [LoopMode.forever, .plays(1), .plays(3)])
+    @Test(arguments: [LoopMode.forever, .once, LoopMode.plays(3)!])
     func roundTripsThroughGiflib(_ loop: LoopMode) throws {
         let frames = Self.frames(count: 4)
         let delays = [4, 2, 250, 7]
@@ -57,5 +57,14 @@ struct GIFWriterTests {
             for frame in Self.frames(count: 3) { try writer.write(frame, delay: 4) }
             try writer.close()
         }
+    }
+
+    /// Loop counts outside 1...65536 plays cannot be made, so the writer never sees one.
+    @Test func playCountsOutOfRangeCannotBeMade() {
+        #expect(LoopMode.plays(0) == nil)
+        #expect(LoopMode.plays(-1) == nil)
+        #expect(LoopMode.plays(65537) == nil)
+        #expect(LoopMode.plays(65536)?.netscapeCount == 65535)
+        #expect(LoopMode("0") == nil)
     }
 }

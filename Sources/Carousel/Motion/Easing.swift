@@ -87,12 +87,42 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
+extension Easing {
+    /// E'(u), the slope of the curve at progress `u` (distance per unit of progress),
+    /// for a move lasting `duration` seconds; one-sided at the ends.
+    ///
+    /// A move's velocity is `distance * E'(u) / duration`; a finger released at the
+    /// end of an eased drag leaves with `E'(1)`: 1 for `linear`, 0 for `ease-out`.
+    public func slope(at u: Double, duration: Double) -> Double {
+        let u = min(1, max(0, u))
+        switch self {
+        case .linear:
+            return 1
+        case let .cubicBezier(x1, y1, x2, y2):
+            return CubicBezier(x1: x1, y1: y1, x2: x2, y2: y2).slope(atX: u)
+        case .spring:
+            let h = 1e-6
+            let a = max(0, u - h), b = min(1, u + h)
+            return (value(at: b, duration: duration) - value(at: a, duration: duration)) / (b - a)
+        }
+    }
+}
+
 /// A unit cubic Bézier solved for y at a given x: Newton's method, falling back to bisection.
 struct CubicBezier {
     let x1, y1, x2, y2: Double
 
     func y(atX x: Double) -> Double {
         sample(y1, y2, solve(x))
+    }
+
+    /// dy/dx at x: (dy/ds) / (dx/ds) at the parameter s of x; 0 where the curve is flat in
+    /// both (a control point on an end), infinite slopes capped at 1e6.
+    func slope(atX x: Double) -> Double {
+        let s = solve(x)
+        let dx = derivative(x1, x2, s), dy = derivative(y1, y2, s)
+        if abs(dx) < 1e-12 { return abs(dy) < 1e-12 ? 0 : (dy > 0 ? 1e6 : -1e6) }
+        return max(-1e6, min(1e6, dy / dx))
     }
 
     /// The curve parameter s with x(s) = x, to 1e-12.

@@ -1,0 +1,203 @@
+import Foundation
+
+/// Encodes a plan's GIF scene by scene, using what the plan promises: the top rows of
+/// every picture are a crop of one layer, so rests repeat one picture and moves slide
+/// a window across it.
+///
+/// 1. **Plan.** Consecutive identical frames are already merged into one GIF frame
+///    with the summed delay (``FramePlan``).
+/// 2. **Scenes.** The GIF frames of one timeline segment (a rest, or one move) form a
+///    scene; its region is the part of the layer its frames show.
+/// 3. **Palette and mapping, once per scene.** A palette is designed for the region
+///    (exact when it has few colours), with the overlay colours, the background below
+///    the layer and a transparent entry reserved; then the whole region is mapped to
+///    indices once. A frame is a crop of those indices, so the dither pattern travels
+///    with the content. Scenes are prepared in parallel, in batches, with
+///    deterministic output.
+/// 4. **Frames.** Each GIF frame covers only the rectangle that changed since the
+///    previous frame, and inside it every pixel whose exact colour did not change is
+///    transparent: unchanged pixels keep exactly what the viewer already shows (no
+///    shimmer), and LZW sees long transparent runs. Overlay pixels are mapped after:
+///    from their exact colours, with the overlay colours reserved.
+struct SceneEncoder: Sendable {
+    let plan: FramePlan
+    let colors: Int
+    let dither: Dither
+
+    /// A scene made ready: its palette, the region's indices, and an exact search for overlay pixels.
+    struct PreparedScene: Sendable {
+        let regionX: Int
+        let regionWidth: Int
+        let indices: [UInt8]
+        let palette: [RGBA]
+        let search: PaletteSearch
+        let transparentIndex: Int
+        let backgroundIndex: UInt8
+    }
+
+    /// Designs the scene's palette and maps its region.
+    func prepare(_ scene: Range<Int>) -> PreparedScene {
+        let frames = plan.frames[scene]
+        let layerHeight = plan.layer.height
+        let xs = frames.map(\.layerX)
+        let regionX = xs.min() ?? 0
+        let regionWidth = (xs.max() ?? 0) - regionX + plan.width
+        let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
+        let background = plan.background.opaque
+        var unique: [RGBA] = []
+        for c in plan.reservedColors where !unique.contains(c) { unique.append(c) }
+        // The palette also sees the overlays as drawn in this scene's frames (edges blend with the content).
+        var sample = region.pixels
+        if !plan.reservedColors.isEmpty {
+            for frame in frames {
+                let image = plan.picture(frame.source)
+                for box in frame.overlayBoxes {
+                    let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
+                    let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
+                    guard x0 < x1, y0 < y1 else { continue }
+                    for y in y0..<y1 {
+                        let row = y * image.width * 4
+                        sample += image.pixels[(row + x0 * 4)..<(row + x1 * 4)]
+                    }
+                }
+            }
+            if plan.height > layerHeight {
+                sample += [background.r, background.g, background.b, 255]
+            }
+        }
+        let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
+        let moving = frames.count > 1
+        let limit = moving ? SceneEncoder.moveColors(colors) : colors
+        let (palette, exact) = PaletteDesigner(maxColors: limit - 1).design(designInput, reserved: unique)
+        let mapper = ColorMapper(palette: palette)
+        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
+                                    runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0)
+        return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
+                             search: PaletteSearch(palette: palette), transparentIndex: palette.count,
+                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+    }
+
+    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
+    ///
+    /// Scenes are prepared a batch at a time in parallel; then the batch's frames are
+    /// composed and LZW-encoded in parallel, in contiguous runs (each from its exact frame
+    /// and the one before it), and written in order. Output does not depend on scheduling.
+    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
+        let frames = plan.frames
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let batch = max(2, 4 * cores)
+        var start = 0
+        while start < plan.scenes.count {
+            let slice = Array(plan.scenes[start..<min(plan.scenes.count, start + batch)])
+            let prepared = slice.parallelMap { prepare($0) }
+            let jobs: [Int] = slice.flatMap { $0 }
+            // Each worker takes a contiguous run of frames, so every exact frame is made once
+            // and serves as the next frame's "previous" (only run boundaries make one twice).
+            let runs = min(jobs.count, cores)
+            let firstScene = frames[jobs[0]].scene
+            let encoded = Array(0..<runs).parallelMap { r -> [Result<EncodedFrame, CarouselError>] in
+                let range = (jobs.count * r / runs)..<(jobs.count * (r + 1) / runs)
+                var previous = jobs[range.lowerBound] > 0 ? plan.picture(frames[jobs[range.lowerBound] - 1].source) : nil
+                var results: [Result<EncodedFrame, CarouselError>] = []
+                for j in range {
+                    let frame = frames[jobs[j]]
+                    let exact = plan.picture(frame.source)
+                    let indexed = compose(frame, exact: exact, previous: previous, scene: prepared[frame.scene - firstScene])
+                    previous = exact
+                    results.append(Result { () throws(CarouselError) in
+                        try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay,
+                                             canvasWidth: plan.width, canvasHeight: plan.height)
+                    })
+                }
+                return results
+            }
+            for (j, result) in encoded.joined().enumerated() {
+                try writer.write(result.get())
+                progress(plan.framesDone(through: jobs[j]), plan.timelineFrames)
+            }
+            start += batch
+        }
+    }
+
+    /// The palette limit for a scene in motion: half the `--colors` limit. Moving frames
+    /// are on screen briefly and make up most of the bytes; rests keep the full limit.
+    static func moveColors(_ limit: Int) -> Int {
+        max(2, limit / 2)
+    }
+
+    /// Extra squared error a moving pixel may take to repeat its left neighbour's index.
+    static let moveRunSlack: Int32 = 16
+
+    /// The GIF frame for `frame`: the rectangle that changed since `previous`, with every
+    /// pixel whose exact colour did not change left transparent.
+    func compose(_ frame: FramePlan.Frame, exact: RGBAImage, previous: RGBAImage?,
+                 scene: PreparedScene) -> (frame: IndexedFrame, left: Int, top: Int) {
+        let layerHeight = plan.layer.height
+        let width = exact.width
+        let rect = previous.map { changedRect(exact, $0) } ?? (0, 0, width, exact.height)
+        let transparent = UInt8(scene.transparentIndex)
+        guard rect.2 > 0 else {
+            return (IndexedFrame(width: 1, height: 1, palette: scene.palette + [.clear], indices: [transparent],
+                                 transparentIndex: scene.transparentIndex), 0, 0)
+        }
+        let (left, top, w, h) = rect
+        let boxes = frame.overlayBoxes
+        var indices = [UInt8](repeating: transparent, count: w * h)
+        let offset = frame.layerX - scene.regionX
+        let hasPrevious = previous != nil
+        let previousPixels = previous?.pixels ?? []
+        exact.pixels.withUnsafeBytes { rawExact in
+            previousPixels.withUnsafeBytes { rawPrevious in
+                let current = rawExact.bindMemory(to: UInt32.self)
+                let before = rawPrevious.bindMemory(to: UInt32.self)
+                scene.indices.withUnsafeBufferPointer { region in
+                    indices.withUnsafeMutableBufferPointer { out in
+                        for y in top..<(top + h) {
+                            let spans = boxes.filter { y >= $0.y0 && y < $0.y1 }.map { $0.x0..<$0.x1 }
+                            let row = y * width, outRow = (y - top) * w - left
+                            let regionRow = y * scene.regionWidth + offset
+                            for x in left..<(left + w) {
+                                let c = current[row + x]
+                                if hasPrevious && before[row + x] == c { continue }
+                                if !spans.isEmpty && spans.contains(where: { $0.contains(x) }) {
+                                    out[outRow + x] = scene.search.nearest(Int32(c & 0xFF), Int32((c >> 8) & 0xFF),
+                                                                           Int32((c >> 16) & 0xFF))
+                                } else if y < layerHeight {
+                                    out[outRow + x] = region[regionRow + x]
+                                } else {
+                                    out[outRow + x] = scene.backgroundIndex
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (IndexedFrame(width: w, height: h, palette: scene.palette + [.clear], indices: indices,
+                             transparentIndex: scene.transparentIndex), left, top)
+    }
+
+    /// The bounding box of pixels that differ, as (left, top, width, height); width 0 when none do.
+    func changedRect(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, Int, Int) {
+        var x0 = a.width, x1 = -1, y0 = a.height, y1 = -1
+        a.pixels.withUnsafeBytes { ra in
+            b.pixels.withUnsafeBytes { rb in
+                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
+                for y in 0..<a.height {
+                    let row = y * a.width
+                    var first = -1, last = -1
+                    for x in 0..<a.width where pa[row + x] != pb[row + x] {
+                        if first < 0 { first = x }
+                        last = x
+                    }
+                    guard first >= 0 else { continue }
+                    x0 = min(x0, first)
+                    x1 = max(x1, last)
+                    y0 = min(y0, y)
+                    y1 = y
+                }
+            }
+        }
+        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Writes a plan as a folder of PNGs, one per timeline frame: `frame-00000.png` ...
+///
+/// A planned frame that stands for several timeline frames is encoded once and its
+/// bytes written under each of their names; planned frames are encoded in parallel, a
+/// batch at a time, and written in order.
+public struct PNGSequenceEncoder: Sendable {
+    /// An encoder.
+    public init() {}
+
+    /// Writes every timeline frame of `plan` into `folder` (which must exist); `name` is used in errors.
+    /// `progress` gets (frames written, total).
+    public func write(_ plan: FramePlan, to folder: URL, name: String,
+                      progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
+        let batch = 8 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var start = 0
+        while start < plan.frames.count {
+            let frames = Array(plan.frames[start..<min(plan.frames.count, start + batch)])
+            let encoded = frames.parallelMap { frame in
+                Result { () throws(PNGError) in try PNGCodec.encode(plan.picture(frame.source)) }
+            }
+            for (frame, result) in zip(frames, encoded) {
+                let data: Data
+                switch result {
+                case .success(let bytes): data = bytes
+                case .failure(let error): throw .image(error)
+                }
+                for i in frame.source..<(frame.source + frame.span) {
+                    do {
+                        try data.write(to: folder.appendingPathComponent(PNGSequenceEncoder.fileName(i)))
+                    } catch {
+                        throw .output(name, "cannot write \(PNGSequenceEncoder.fileName(i)): \(FileErrors.reason(error, path: folder.path))")
+                    }
+                    progress(i + 1, plan.timelineFrames)
+                }
+            }
+            start += batch
+        }
+    }
+
+    /// The PNG name of timeline frame `i`.
+    public static func fileName(_ i: Int) -> String {
+        let digits = String(i)
+        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+    }
+}

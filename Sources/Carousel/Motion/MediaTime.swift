@@ -1,0 +1,69 @@
+/// A time or a length of time in whole microseconds: the one time type from options to frames.
+///
+/// Whole microseconds make step boundaries and frame times compare exactly (frame i
+/// starts at `i * 1_000_000 / fps` µs, compared in integers). Literals are seconds, so
+/// `frame(at: 2.15)` and `options.hold = 1.5` read as they do in the spec. Durations
+/// in scripts and options are written `1.5`, `1.5s` or `300ms`.
+public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible,
+                         ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// The time in microseconds.
+    public let microseconds: Int
+
+    /// The longest time any timeline, option or script step may give: one hour.
+    public static let maximum = MediaTime(microseconds: 3_600_000_000)
+    /// No time at all.
+    public static let zero = MediaTime(microseconds: 0)
+
+    /// A time of `microseconds` µs.
+    public init(microseconds: Int) {
+        self.microseconds = microseconds
+    }
+
+    /// `seconds` rounded to whole microseconds, or `nil` when it is not finite or beyond ±``maximum``.
+    public init?(seconds: Double) {
+        guard seconds.isFinite, abs(seconds) <= Double(MediaTime.maximum.microseconds) / 1_000_000 else { return nil }
+        microseconds = Int((seconds * 1_000_000).rounded())
+    }
+
+    /// Parses `1.5`, `1.5s` or `300ms`: a non-negative duration of at most one hour.
+    public init?(parsing text: some StringProtocol) {
+        var body = Substring(text)
+        var scale = 1_000_000.0
+        if body.hasSuffix("ms") {
+            body = body.dropLast(2)
+            scale = 1_000
+        } else if body.hasSuffix("s") {
+            body = body.dropLast()
+        }
+        guard !body.isEmpty, body.allSatisfy({ $0.isNumber || $0 == "." }),
+              let value = Double(body), value.isFinite, value >= 0,
+              value * scale <= Double(MediaTime.maximum.microseconds) else { return nil }
+        microseconds = Int((value * scale).rounded())
+    }
+
+    /// A literal number of seconds; values beyond ±``maximum`` are clamped to it.
+    public init(floatLiteral seconds: Double) {
+        self = MediaTime(seconds: seconds)
+            ?? (seconds < 0 ? MediaTime(microseconds: -MediaTime.maximum.microseconds) : MediaTime.maximum)
+    }
+
+    /// A literal whole number of seconds; values beyond ±``maximum`` are clamped to it.
+    public init(integerLiteral seconds: Int) {
+        let limit = MediaTime.maximum.microseconds / 1_000_000
+        microseconds = max(-limit, min(limit, seconds)) * 1_000_000
+    }
+
+    /// The time in seconds.
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    /// Seconds, e.g. `1.5 s`.
+    public var description: String { "\(seconds) s" }
+
+    /// Earlier first.
+    public static func < (a: MediaTime, b: MediaTime) -> Bool { a.microseconds < b.microseconds }
+
+    /// The sum of two times.
+    public static func + (a: MediaTime, b: MediaTime) -> MediaTime {
+        MediaTime(microseconds: a.microseconds + b.microseconds)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+extension CarouselOptions {
+    /// Sets option `key` from `value`, parsing text the way the command line and the
+    /// config file both write it, then checks its range.
+    ///
+    /// Throws ``CarouselError/invalidOption(key:reason:)`` for a value that does not
+    /// parse or is out of range, ``CarouselError/script(source:step:line:text:reason:)``
+    /// for a bad script, and ``CarouselError/input(_:_:)`` for an unreadable script file.
+    /// `quiet` is accepted and ignored: it concerns the command line's output only.
+    public mutating func set(_ key: OptionKey, to value: OptionValue,
+                             context: OptionContext = OptionContext()) throws(CarouselError) {
+        func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(value)") }
+        func text() throws(CarouselError) -> String {
+            guard case .text(let s) = value else { throw invalid() }
+            return s
+        }
+        func integer() throws(CarouselError) -> Int {
+            switch value {
+            case .integer(let n): return n
+            case .text(let s):
+                guard let n = Int(s.trimmingCharacters(in: .whitespaces)) else { throw invalid() }
+                return n
+            default: throw invalid()
+            }
+        }
+        func number() throws(CarouselError) -> Double {
+            switch value {
+            case .integer(let n): return Double(n)
+            case .number(let d): return d
+            case .text(let s):
+                guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { throw invalid() }
+                return d
+            case .boolean: throw invalid()
+            }
+        }
+        func time() throws(CarouselError) -> MediaTime {
+            switch value {
+            case .integer, .number:
+                let seconds = try number()
+                guard let time = MediaTime(seconds: seconds), seconds >= 0 else {
+                    throw .invalidOption(key: key, reason: "must be 0 to 3600 seconds, got \(value)")
+                }
+                return time
+            case .text(let s):
+                guard let time = MediaTime(parsing: s) else {
+                    throw .invalidOption(key: key, reason: "must be 0 to 3600 seconds (2, 1.5s or 300ms), got \(value)")
+                }
+                return time
+            case .boolean: throw invalid()
+            }
+        }
+        func parsed<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
+            guard let result = make(try text()) else { throw invalid() }
+            return result
+        }
+        func wholeOrText<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
+            if case .integer(let n) = value {
+                guard let result = make(String(n)) else { throw invalid() }
+                return result
+            }
+            return try parsed(make)
+        }
+
+        switch key {
+        case .size: size = try parsed(PixelSize.init(parsing:))
+        case .itemWidth: itemWidth = try integer()
+        case .spacing: spacing = try integer()
+        case .align: align = try parsed(Alignment.init(rawValue:))
+        case .clones: clones = try wholeOrText(ClonePolicy.init)
+        case .fit: fit = try parsed(FitMode.init(rawValue:))
+        case .background: background = try parsed(RGBA.init(hex:))
+        case .script: script = try Script(parsing: text(), source: context.scriptName)
+        case .scriptFile:
+            let path = try text()
+            let resolved = path.hasPrefix("/") || context.folder == nil ? path
+                : URL(fileURLWithPath: context.folder ?? ".").appendingPathComponent(path).path
+            script = try Script.load(path: resolved, name: path)
+        case .hold: hold = try time()
+        case .duration: duration = try time()
+        case .easing: easing = try parsed(Easing.init)
+        case .fps: fps = try integer()
+        case .dots: dots.placement = try parsed(DotsPlacement.init(rawValue:))
+        case .dotsSwitch: dotsSwitch = try parsed(DotsSwitch.init(rawValue:))
+        case .dotSize: dots.size = try number()
+        case .dotGap: dots.gap = try number()
+        case .dotColor: dots.color = try parsed(RGBA.init(hex:))
+        case .dotCurrentColor: dots.currentColor = try parsed(RGBA.init(hex:))
+        case .loop: loop = try wholeOrText(LoopMode.init)
+        case .colors: colors = try integer()
+        case .dither: dither = try parsed(Dither.init(rawValue:))
+        case .quiet:
+            guard case .boolean = value else { throw invalid() }
+        }
+        if let reason = problem(with: key) { throw .invalidOption(key: key, reason: reason) }
+    }
+}

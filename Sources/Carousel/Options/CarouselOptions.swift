@@ -1,0 +1,112 @@
+/// Every option of a render, with the spec's defaults (spec section 5).
+///
+/// Properties are named after their ``OptionKey``. The command line and the config
+/// file fill this value through ``set(_:to:context:)``; the library API may set the
+/// properties directly, and ``validate()`` then checks them with the same rules.
+public struct CarouselOptions: Equatable, Sendable {
+    /// Viewport size; `nil` takes the first image's size.
+    public var size: PixelSize?
+    /// Item width; `nil` takes the viewport width.
+    public var itemWidth: Int?
+    /// Gap between items.
+    public var spacing = 0
+    /// Where the current item sits.
+    public var align = Alignment.center
+    /// Clones per side.
+    public var clones = ClonePolicy.auto
+    /// How an image fills its item.
+    public var fit = FitMode.fill
+    /// Gaps, letterbox, transparency and footer colour.
+    public var background = RGBA.black
+    /// The timeline script; `nil` means `autoplay 1`.
+    public var script: Script?
+    /// Autoplay dwell.
+    public var hold: MediaTime = 2
+    /// Default move duration.
+    public var duration: MediaTime = 0.3
+    /// Default move easing.
+    public var easing = Easing.easeInOut
+    /// Frames per second, 1...50.
+    public var fps = 25
+    /// The page dots' placement and look.
+    public var dots = PageDots()
+    /// When the current dot changes.
+    public var dotsSwitch = DotsSwitch.half
+    /// How many times the animation plays.
+    public var loop = LoopMode.forever
+    /// Palette size limit, 2...256.
+    public var colors = 256
+    /// Dithering when a frame needs more colours than its palette.
+    public var dither = Dither.none
+
+    /// The defaults of the spec.
+    public init() {}
+
+    /// Checks every option against its range; throws ``CarouselError/invalidOption(key:reason:)`` naming the first bad one.
+    public func validate() throws(CarouselError) {
+        for key in OptionKey.allCases {
+            if let reason = problem(with: key) { throw .invalidOption(key: key, reason: reason) }
+        }
+    }
+
+    /// Why the value of `key` is out of range, or `nil` when it is fine.
+    func problem(with key: OptionKey) -> String? {
+        switch key {
+        case .size:
+            guard let size else { return nil }
+            return PixelSize.dimensions.contains(size.width) && PixelSize.dimensions.contains(size.height) ? nil
+                : "width and height must be 1...\(PixelSize.dimensions.upperBound), got \(size.width)x\(size.height)"
+        case .itemWidth:
+            guard let itemWidth else { return nil }
+            return PixelSize.lengths.contains(itemWidth) ? nil
+                : "must be 1...\(PixelSize.lengths.upperBound), got \(itemWidth)"
+        case .spacing:
+            return (0...PixelSize.lengths.upperBound).contains(spacing) ? nil
+                : "must be 0...\(PixelSize.lengths.upperBound), got \(spacing)"
+        case .clones:
+            guard case .count(let k) = clones else { return nil }
+            return (0...ClonePolicy.maximumCount).contains(k) ? nil : "must be 0...\(ClonePolicy.maximumCount) per side, got \(k)"
+        case .hold:
+            return (.zero ... .maximum).contains(hold) ? nil : "must be 0 to 3600 seconds, got \(hold.seconds)"
+        case .duration:
+            return (.zero ... .maximum).contains(duration) ? nil : "must be 0 to 3600 seconds, got \(duration.seconds)"
+        case .fps:
+            return (1...50).contains(fps) ? nil : "must be 1...50, got \(fps)"
+        case .dotSize:
+            return dots.size > 0 && dots.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(dots.size)"
+        case .dotGap:
+            return dots.gap >= 0 && dots.gap <= 1000 ? nil : "must be 0...1000, got \(dots.gap)"
+        case .colors:
+            return (2...256).contains(colors) ? nil : "must be 2...256, got \(colors)"
+        case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch, .dotColor,
+             .dotCurrentColor, .loop, .dither, .quiet:
+            return nil
+        }
+    }
+}
+
+/// A width and height in pixels.
+public struct PixelSize: Equatable, Sendable {
+    /// Width.
+    public var width: Int
+    /// Height.
+    public var height: Int
+
+    /// The viewport dimensions accepted: a GIF's logical screen holds at most 65535.
+    public static let dimensions = 1...65535
+    /// The item widths and spacings accepted (the padded strip is capped separately).
+    public static let lengths = 1...1_000_000
+
+    /// Creates a size.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses `WxH`, e.g. `640x360`.
+    public init?(parsing text: String) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
+        self.init(width: w, height: h)
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// A `--config FILE.json`: every option as its ``OptionKey`` (spec section 5).
+///
+/// The file must be one JSON object of known keys, each once, with a value of the
+/// key's JSON type; anything else is a ``CarouselError/config(file:key:reason:)``.
+/// A value out of range is a ``CarouselError/configValue(file:key:reason:)``. Both
+/// name the file and the key, never a command-line flag. A relative `scriptFile` is
+/// taken relative to the config file's folder.
+public struct ConfigFile: Sendable {
+    /// The file's path, as given.
+    public let path: String
+    /// The options the file sets, in the order of ``OptionKey``.
+    public let values: [(key: OptionKey, value: OptionValue)]
+
+    /// Reads and checks `path`.
+    public init(path: String) throws(CarouselError) {
+        self.path = path
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .input(path, FileErrors.reason(error, path: path))
+        }
+        let root: JSONValue
+        do {
+            root = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw .input(path, "not valid JSON: \(ConfigFile.jsonReason(error, data: data))")
+        }
+        guard case .object(let object) = root else {
+            throw .config(file: path, key: "", reason: "expected a JSON object of options, e.g. {\"fps\": 25}")
+        }
+        var values: [(OptionKey, OptionValue)] = []
+        for name in object.keys.sorted() {
+            guard let key = OptionKey(rawValue: name) else {
+                throw .config(file: path, key: name, reason: "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard let value = object[name].flatMap(ConfigFile.optionValue), key.acceptsJSON(value) else {
+                throw .config(file: path, key: name, reason: "expected \(key.jsonExpects), got \(object[name].map(String.init(describing:)) ?? "nothing")")
+            }
+            values.append((key, value))
+        }
+        if object["script"] != nil && object["scriptFile"] != nil {
+            throw .config(file: path, key: "scriptFile", reason: "give either \"script\" or \"scriptFile\", not both")
+        }
+        self.values = OptionKey.allCases.compactMap { key in values.first { $0.0 == key } }.map { (key: $0.0, value: $0.1) }
+    }
+
+    /// `quiet`, if the file sets it.
+    public var quiet: Bool? {
+        for (key, value) in values where key == .quiet {
+            if case .boolean(let b) = value { return b }
+        }
+        return nil
+    }
+
+    /// Sets every option the file gives on `options`; errors name the file and the key.
+    public func apply(to options: inout CarouselOptions) throws(CarouselError) {
+        let context = OptionContext(scriptName: "\(path): key \"script\"",
+                                    folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        for (key, value) in values {
+            do throws(CarouselError) {
+                try options.set(key, to: value, context: context)
+            } catch {
+                guard case let .invalidOption(key, reason) = error else { throw error }
+                throw .configValue(file: path, key: key, reason: reason)
+            }
+        }
+    }
+
+    private static func optionValue(_ json: JSONValue) -> OptionValue? {
+        switch json {
+        case .string(let s): return .text(s)
+        case .int(let n): return .integer(n)
+        case .double(let d): return .number(d)
+        case .bool(let b): return .boolean(b)
+        case .null, .array, .object: return nil
+        }
+    }
+
+    private static func jsonReason(_ error: any Error, data: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
+        }
+        if case DecodingError.dataCorrupted(let context) = error {
+            if let underlying = context.underlyingError as NSError?,
+               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+                return detail
+            }
+            return context.debugDescription
+        }
+        return "\(error)"
+    }
+}
+
+extension CarouselOptions {
+    /// The options a `--config FILE.json` gives, over the defaults.
+    public init(configFile path: String) throws(CarouselError) {
+        self.init()
+        try ConfigFile(path: path).apply(to: &self)
+    }
+}
+
+extension OptionKey {
+    /// Whether a config file may give this key `value`'s JSON type.
+    func acceptsJSON(_ value: OptionValue) -> Bool {
+        switch (self, value) {
+        case (.quiet, .boolean): return true
+        case (.quiet, _), (_, .boolean): return false
+        case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
+             (.clones, .integer), (.loop, .integer): return true
+        case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
+        case (.hold, _), (.duration, _): return true
+        case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number): return true
+        case (.dotSize, _), (.dotGap, _): return false
+        case (_, .text): return true
+        default: return false
+        }
+    }
+
+    /// What a config file's value for this key must be, in JSON terms.
+    var jsonExpects: String {
+        switch self {
+        case .itemWidth, .spacing, .fps, .colors: return "a whole number"
+        case .clones: return "\"auto\", \"set\" or a whole number"
+        case .loop: return "\"forever\", \"once\" or a whole number"
+        case .hold, .duration: return "a number of seconds or a duration string such as \"300ms\""
+        case .dotSize, .dotGap: return "a number"
+        case .quiet: return "true or false"
+        case .size: return "a string \"WxH\""
+        default: return "a string: \(expects)"
+        }
+    }
+}
+
+/// A JSON value that keeps whole numbers, fractions, booleans and strings apart.
+enum JSONValue: Decodable, Sendable, CustomStringConvertible {
+    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Int.self) {
+            self = .int(n)
+        } else if let d = try? c.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return String(b)
+        case .int(let n): return String(n)
+        case .double(let d): return String(d)
+        case .string(let s): return "\"\(s)\""
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

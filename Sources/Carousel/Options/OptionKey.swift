@@ -1,0 +1,104 @@
+/// Every option of a render (spec section 5), by key: the one table behind
+/// ``CarouselOptions``, the JSON config file and the command-line flags.
+///
+/// The raw value is the config file's key and the Swift name of the
+/// ``CarouselOptions`` property; ``flag`` is the command line's spelling; ``help``
+/// and ``valueName`` are what `--help` shows; ``expects`` is what an error says a
+/// value must look like. A new option is a new case here, a property of
+/// ``CarouselOptions``, and its parsing in `OptionKey+Apply.swift`; the flag, the
+/// key and the help follow from this table.
+public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
+    case size, itemWidth, spacing, align, clones, fit, background
+    case script, scriptFile, hold, duration, easing, fps
+    case dots, dotsSwitch, dotSize, dotGap, dotColor, dotCurrentColor
+    case loop, colors, dither, quiet
+
+    /// The command-line flag: the key in kebab case, e.g. `--item-width`.
+    public var flag: String {
+        var text = "--"
+        for c in rawValue {
+            if c.isUppercase {
+                text += "-" + c.lowercased()
+            } else {
+                text.append(c)
+            }
+        }
+        return text
+    }
+
+    /// The key's Swift name, as errors of the library API show it.
+    public var description: String { rawValue }
+
+    /// The placeholder `--help` shows for the value, e.g. `WxH`.
+    public var valueName: String {
+        switch self {
+        case .size: return "WxH"
+        case .itemWidth, .spacing, .dotSize, .dotGap: return "PX"
+        case .align: return "start|center"
+        case .clones: return "auto|K|set"
+        case .fit: return "fill|fit|stretch"
+        case .background, .dotColor, .dotCurrentColor: return "COLOR"
+        case .script: return "TEXT"
+        case .scriptFile: return "PATH"
+        case .hold, .duration: return "SECONDS"
+        case .easing: return "EASING"
+        case .fps, .colors: return "N"
+        case .dots: return "overlay|footer|none"
+        case .dotsSwitch: return "half|start|end"
+        case .loop: return "forever|once|N"
+        case .dither: return "none|ordered|diffusion"
+        case .quiet: return ""
+        }
+    }
+
+    /// One sentence for `--help`, ending with the default.
+    public var help: String {
+        switch self {
+        case .size: return "Viewport size in pixels. Default: the first image's size."
+        case .itemWidth: return "Item width in pixels. Default: the viewport width."
+        case .spacing: return "Gap between items in pixels (shows the background). Default: 0."
+        case .align: return "Where the current item sits: start or center. Default: center."
+        case .clones: return "Clones per side: auto (the fewest the layout needs), a number K, or set (a whole copy of the set). Default: auto."
+        case .fit: return "How an image fills its item: fill (aspect fill, centred crop), fit (aspect fit, letterboxed) or stretch. Default: fill."
+        case .background: return "Colour of gaps, letterbox, transparent pixels and footer: #RRGGBB or #RRGGBBAA (quote it in a shell: '#101014'). Default: #000000."
+        case .script: return "Timeline script, steps separated by ';' or newlines: hold DURATION, next|prev [DURATION] [EASING], goto PAGE [DURATION] [EASING], autoplay [CYCLES]. Default: autoplay 1."
+        case .scriptFile: return "Read the timeline script from a file."
+        case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms. Default: 2."
+        case .duration: return "Default move duration: seconds, or 1.5s, 300ms. Default: 0.3."
+        case .easing: return "Default move easing: \(Easing.accepted). Default: ease-in-out."
+        case .fps: return "Frames per second, 1...50. Default: 25."
+        case .dots: return "Page dots: overlay (over the viewport), footer (a 32 px band below it, so the output is 32 px taller) or none. Default: overlay."
+        case .dotsSwitch: return "When the current dot changes: half (round(p) mod N), start (as a move begins) or end (when it ends). Default: half."
+        case .dotSize: return "Dot diameter in pixels, above 0 and at most 1000. Default: 8."
+        case .dotGap: return "Gap between dots in pixels, 0...1000. Default: 8."
+        case .dotColor: return "Colour of the other dots: #RRGGBB or #RRGGBBAA. Default: #808080."
+        case .dotCurrentColor: return "Colour of the current dot: #RRGGBB or #RRGGBBAA. Default: #FFFFFF."
+        case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536). Default: forever."
+        case .colors: return "Palette size limit, 2...256. Default: 256."
+        case .dither: return "Dithering when a frame needs more colours than its palette: none, ordered (8x8 Bayer) or diffusion (Floyd-Steinberg). Default: none."
+        case .quiet: return "No progress output and no summary line."
+        }
+    }
+
+    /// What a value must look like, for errors: e.g. `a whole number`.
+    public var expects: String {
+        switch self {
+        case .size: return "\"WxH\" in pixels, e.g. \"640x360\""
+        case .itemWidth, .spacing, .fps, .colors: return "a whole number"
+        case .align: return "start or center"
+        case .clones: return "auto, set or a whole number of clones per side"
+        case .fit: return "fill, fit or stretch"
+        case .background, .dotColor, .dotCurrentColor: return "a colour #RRGGBB or #RRGGBBAA"
+        case .script: return "a script text"
+        case .scriptFile: return "a path"
+        case .hold, .duration: return "a duration in seconds (2, 1.5s or 300ms)"
+        case .easing: return Easing.accepted
+        case .dots: return "overlay, footer or none"
+        case .dotsSwitch: return "half, start or end"
+        case .dotSize, .dotGap: return "a number of pixels"
+        case .loop: return "forever, once or a number of plays from 1 to 65536"
+        case .dither: return "none, ordered or diffusion"
+        case .quiet: return "true or false"
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// One frame as `frames.json` describes it.
+public struct FrameInfo: Equatable, Sendable, Codable {
+    /// Frame index i.
+    public let index: Int
+    /// Time `i / fps` in seconds.
+    public let time: Double
+    /// Delay in centiseconds before the next frame (before merging).
+    public let delay: Int
+    /// Offset in the periodic strip, `round(p * pitch) - a`.
+    public let x0: Int
+    /// Column of the padded strip (as `carousel strip` writes it) at the viewport's left edge.
+    public let stripX: Int
+    /// Position p in pages.
+    public let position: Double
+    /// Lit page, 0-based.
+    public let page: Int
+
+    /// The spec's delay of frame `i`: `round(100 (i+1) / fps) - round(100 i / fps)`, half up.
+    public static func delay(frame i: Int, fps: Int) -> Int {
+        func centiseconds(_ k: Int) -> Int { (200 * k + fps) / (2 * fps) }
+        return centiseconds(i + 1) - centiseconds(i)
+    }
+}

@@ -1,0 +1,118 @@
+/// The frames an encoder writes, planned: identical consecutive frames merged, each
+/// with its delay, grouped in scenes, with what the encoder may exploit about them.
+///
+/// An encoder consumes a plan and knows nothing of carousels. What it may rely on:
+/// the top ``layer``.height rows of every picture are the crop of ``layer`` that starts
+/// at its frame's ``Frame/layerX``, except inside the frame's ``Frame/overlayBoxes``;
+/// rows below the layer are ``background`` outside the boxes; the colours in
+/// ``reservedColors`` are drawn at full coverage inside the boxes. A scene is a run of
+/// frames from one timeline segment (one rest, or one move).
+public struct FramePlan: Sendable {
+    /// One frame to encode.
+    public struct Frame: Sendable {
+        /// The first timeline frame it shows.
+        public let source: Int
+        /// How many consecutive timeline frames it stands for.
+        public internal(set) var span: Int
+        /// How long it shows, in centiseconds, by cumulative rounding of `i / fps`.
+        public internal(set) var delay: Int
+        /// The scene (index into ``FramePlan/scenes``) it belongs to.
+        public internal(set) var scene: Int
+        /// Where its picture's top rows start in ``FramePlan/layer``.
+        public let layerX: Int
+        /// Boxes the overlays may have drawn in.
+        public let overlayBoxes: [PixelBox]
+    }
+
+    /// Picture width.
+    public let width: Int
+    /// Picture height.
+    public let height: Int
+    /// Frames per second of the timeline.
+    public let fps: Int
+    /// Number of timeline frames.
+    public let timelineFrames: Int
+    /// The frames in order.
+    public let frames: [Frame]
+    /// Runs of ``frames`` from one timeline segment.
+    public let scenes: [Range<Int>]
+    /// The image every picture's top rows are cut from.
+    public let layer: RGBAImage
+    /// The colour of the rows below the layer, and of transparent input.
+    public let background: RGBA
+    /// Colours the overlays draw, to keep exact in a palette.
+    public let reservedColors: [RGBA]
+    /// Timeline frame `i`, exactly.
+    public let picture: @Sendable (Int) -> RGBAImage
+
+    /// The longest delay of one planned frame: a GIF's 16-bit centiseconds.
+    public static let maximumDelay = 65535
+
+    /// Plans `count` timeline frames: consecutive frames with the same `key` merge (up to
+    /// ``maximumDelay``); `segment(i)` groups frames into scenes.
+    init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
+                         reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int,
+                         layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
+                         picture: @escaping @Sendable (Int) -> RGBAImage) {
+        var frames: [Frame] = []
+        var segments: [Int] = []
+        var lastKey: Key?
+        for i in 0..<count {
+            let delay = FrameInfo.delay(frame: i, fps: fps)
+            let k = key(i)
+            if k == lastKey, frames[frames.count - 1].delay + delay <= FramePlan.maximumDelay {
+                frames[frames.count - 1].delay += delay
+                frames[frames.count - 1].span += 1
+            } else {
+                frames.append(Frame(source: i, span: 1, delay: delay, scene: 0, layerX: layerX(i), overlayBoxes: overlayBoxes(i)))
+                segments.append(segment(i))
+                lastKey = k
+            }
+        }
+        var scenes: [Range<Int>] = []
+        var start = 0
+        for k in 1..<max(1, frames.count) where segments[k] != segments[k - 1] {
+            scenes.append(start..<k)
+            start = k
+        }
+        if !frames.isEmpty { scenes.append(start..<frames.count) }
+        for (s, range) in scenes.enumerated() {
+            for k in range { frames[k].scene = s }
+        }
+        self.width = width
+        self.height = height
+        self.fps = fps
+        timelineFrames = count
+        self.frames = frames
+        self.scenes = scenes
+        self.layer = layer
+        self.background = background
+        self.reservedColors = reservedColors
+        self.picture = picture
+    }
+
+    /// The timeline frames done once planned frame `k` is written, for progress.
+    public func framesDone(through k: Int) -> Int {
+        k + 1 < frames.count ? frames[k + 1].source : timelineFrames
+    }
+}
+
+extension Carousel {
+    /// The frames an encoder writes: merged where the picture repeats, grouped by timeline segment.
+    public func plan() -> FramePlan {
+        let g = geometry
+        var reserved = overlays.flatMap(\.colors)
+        if options.dots.placement == .footer { reserved.append(options.background.opaque) }
+        let carousel = self
+        return FramePlan(
+            width: width, height: height, fps: options.fps, count: frameCount,
+            layer: strip, background: options.background, reservedColors: reserved,
+            key: { pictureKey(index: $0) }, segment: { states[$0].segment },
+            layerX: { g.stripX(forX0: g.x0(at: states[$0].position)) },
+            overlayBoxes: { i in
+                let frame = overlayFrame(states[i], page: page(index: i))
+                return overlays.flatMap { $0.boxes(for: frame) }
+            },
+            picture: { carousel.frame(index: $0) })
+    }
+}

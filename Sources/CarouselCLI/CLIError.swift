@@ -1,0 +1,40 @@
+import Carousel
+
+/// A failure as the command line reports it: one line and an exit status.
+///
+/// The library names options by key; here they become flags (`--fps`) when given as
+/// flags, or `FILE: key "fps"` when they came from the config file. Out-of-range
+/// values and options that do not fit together are usage errors (exit 64); bad
+/// input — images, scripts, config files, outputs — is exit 1.
+struct CLIError: Error, Equatable, CustomStringConvertible {
+    /// The line printed after `error: `.
+    let description: String
+    /// The exit status.
+    let status: Int32
+
+    /// A usage error.
+    static func usage(_ line: String) -> CLIError { CLIError(description: line, status: 64) }
+
+    init(description: String, status: Int32) {
+        self.description = description
+        self.status = status
+    }
+
+    /// `error` in the command line's words; `flags` are the options given as flags.
+    init(_ error: CarouselError, flags: Set<OptionKey> = [], config: String? = nil) {
+        switch error {
+        case let .invalidOption(key, reason):
+            if let config, !flags.contains(key) {
+                self.init(description: CarouselError.configValue(file: config, key: key, reason: reason).description, status: 64)
+            } else {
+                self.init(description: "\(key.flag): \(reason)", status: 64)
+            }
+        case .configValue:
+            self.init(description: error.description, status: 64)
+        case let .timeOutsideTimeline(_, length):
+            self.init(description: "--at: must be in 0 ..< \(length.seconds) seconds (the timeline's length)", status: 64)
+        default:
+            self.init(description: error.description, status: 1)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+@testable import CarouselCLI
+import Carousel
+import Foundation
+import Testing
+
+/// The command line says the library's option errors in its own words.
+struct OptionSurfaceTests {
+    /// Every key of the option table has a flag with the table's help, and a JSON key.
+    @Test func tableDrivesTheFlags() throws {
+        let outcome = CarouselCommand.execute(["render", "--help"])
+        let help = (outcome.output ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for key in OptionKey.allCases {
+            #expect(help.contains(key.flag), "help lists \(key.flag)")
+            let words = key.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(help.contains(words), "help of \(key.flag) is the table's")
+        }
+        // Every flag given reaches the table by its key.
+        var arguments = ["render"]
+        for key in OptionKey.allCases where key != .quiet && key != .scriptFile {
+            arguments += [key.flag, Self.flagSample[key] ?? "?"]
+        }
+        arguments.append("--quiet")
+        let render = try #require(try CarouselCommand.parseAsRoot(arguments) as? Render)
+        #expect(Set(render.arguments.given.map(\.0)) == Set(OptionKey.allCases).subtracting([.scriptFile]))
+        _ = try render.arguments.options()
+    }
+
+    static let flagSample: [OptionKey: String] = [
+        .size: "375x211", .itemWidth: "343", .spacing: "8", .align: "start", .clones: "3", .fit: "fit",
+        .background: "#101014", .script: "hold 1; next", .hold: "1.5", .duration: "300ms", .easing: "ease-out",
+        .fps: "30", .dots: "footer", .dotsSwitch: "end", .dotSize: "6", .dotGap: "4", .dotColor: "#11223344",
+        .dotCurrentColor: "#FF0000", .loop: "3", .colors: "64", .dither: "ordered",
+    ]
+
+    /// A config value out of range names the file and the key; the same value as a flag names the flag.
+    @Test func configErrorsNameFileAndKey() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try Data("{\"fps\": 60}".utf8).write(to: w.url.appendingPathComponent("banner.json"))
+        try Data("{\"clones\": 0, \"itemWidth\": 30}".utf8).write(to: w.url.appendingPathComponent("peek.json"))
+        let config = w.path("banner.json")
+        let fromFile = CarouselCommand.execute(["render", "--config", config, "-o", w.path("x.gif"), "--quiet"])
+        #expect(fromFile.status == 64)
+        #expect(fromFile.error == "\(config): key \"fps\": must be 1...50, got 60")
+        #expect(fromFile.error?.contains("--fps") == false)
+        try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("ok.json"))
+        let fromFlag = CarouselCommand.execute(["render", "--config", w.path("ok.json"), "--fps", "70", "-o", w.path("x.gif"), "--quiet"])
+        #expect(fromFlag.error == "--fps: must be 1...50, got 70")
+        // A check across options (too few clones for the layout) names where the value came from.
+        let peek = CarouselCommand.execute(["render", w.path("imgs"), "--config", w.path("peek.json"), "-o", w.path("x.gif"), "--quiet"])
+        #expect(peek.status == 64)
+        #expect(peek.error?.hasPrefix("\(w.path("peek.json")): key \"clones\": 0 per side is too few") == true)
+        #expect(!w.exists("x.gif"))
+    }
+}

@@ -1,0 +1,80 @@
+import Carousel
+import CarouselTestSupport
+import Foundation
+import Testing
+
+/// The option table behind the library, the config file and the command line.
+struct OptionTableTests {
+    /// A valid value for every key, as a config file writes it.
+    static let sample: [OptionKey: String] = [
+        .size: "\"375x211\"", .itemWidth: "343", .spacing: "8", .align: "\"start\"", .clones: "3", .fit: "\"fit\"",
+        .background: "\"#101014\"", .script: "\"hold 1; next\"", .scriptFile: "\"s.txt\"", .hold: "1.5",
+        .duration: "\"300ms\"", .easing: "\"ease-out\"", .fps: "30", .dots: "\"footer\"", .dotsSwitch: "\"end\"",
+        .dotSize: "6", .dotGap: "4.5", .dotColor: "\"#11223344\"", .dotCurrentColor: "\"#FF0000\"", .loop: "3",
+        .colors: "64", .dither: "\"ordered\"", .quiet: "true",
+    ]
+
+    @Test func everyKeyHasAFlagHelpAndAConfigKey() throws {
+        #expect(Set(Self.sample.keys) == Set(OptionKey.allCases), "the sample covers the table")
+        for key in OptionKey.allCases {
+            #expect(key.flag.hasPrefix("--") && !key.flag.contains(where: \.isUppercase), "\(key)")
+            #expect(!key.help.isEmpty && !key.expects.isEmpty, "\(key)")
+        }
+        #expect(OptionKey.itemWidth.flag == "--item-width" && OptionKey.dotCurrentColor.flag == "--dot-current-color")
+        // Every key is accepted by a config file (scriptFile and script are exclusive: two files).
+        let folder = TestPaths.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("hold 2; next".utf8).write(to: folder.appendingPathComponent("s.txt"))
+        for exclusive in [OptionKey.script, .scriptFile] {
+            let body = OptionKey.allCases.filter { $0 != exclusive }.map { "\"\($0.rawValue)\": \(Self.sample[$0]!)" }
+            let path = folder.appendingPathComponent("all-\(exclusive).json").path
+            try Data("{\(body.joined(separator: ", "))}".utf8).write(to: URL(fileURLWithPath: path))
+            let file = try ConfigFile(path: path)
+            #expect(file.values.count == OptionKey.allCases.count - 1)
+            let options = try CarouselOptions(configFile: path)
+            #expect(options.fps == 30 && options.hold == 1.5 && options.duration == 0.3 && options.dots.gap == 4.5)
+            #expect(options.script?.entries.count == 2 && file.quiet == true)
+        }
+    }
+
+    /// The library names an option by its key's Swift name, never a flag.
+    @Test func libraryErrorsNameTheKey() {
+        var options = CarouselOptions()
+        options.fps = 60
+        #expect(throws: CarouselError.invalidOption(key: .fps, reason: "must be 1...50, got 60")) { try options.validate() }
+        #expect(CarouselError.invalidOption(key: .fps, reason: "must be 1...50, got 60").description == "fps: must be 1...50, got 60")
+        var set = CarouselOptions()
+        #expect(throws: CarouselError.invalidOption(key: .itemWidth, reason: "expected a whole number, got \"wide\"")) {
+            try set.set(.itemWidth, to: .text("wide"))
+        }
+    }
+
+    /// `{"fps": 60}` names the file and the key, and no flag.
+    @Test func configValueErrorNamesFileAndKey() throws {
+        let folder = TestPaths.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("banner.json").path
+        try Data("{\"fps\": 60}".utf8).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try CarouselOptions(configFile: path)
+            Issue.record("fps 60 accepted")
+        } catch {
+            #expect(error == .configValue(file: path, key: .fps, reason: "must be 1...50, got 60"))
+            #expect(error.description == "\(path): key \"fps\": must be 1...50, got 60")
+            #expect(!error.description.contains("--fps"))
+        }
+    }
+
+    /// A time outside the timeline is said in the library's words.
+    @Test func timeErrorsNameNoFlag() throws {
+        let carousel = try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)],
+                                    options: CarouselOptions())
+        do {
+            _ = try carousel.frame(at: 5)
+            Issue.record("time 5 s accepted")
+        } catch {
+            #expect(error == .timeOutsideTimeline(5, length: 4.6))
+            #expect(!error.description.contains("--"))
+        }
+    }
+}
