@@ -31,6 +31,9 @@ struct CarouselArguments: ParsableArguments {
     @Option(name: .customLong("dot-gap"), parsing: .unconditional, help: help(.dotGap)) var dotGap: String?
     @Option(name: .customLong("dot-color"), parsing: .unconditional, help: help(.dotColor)) var dotColor: String?
     @Option(name: .customLong("dot-current-color"), parsing: .unconditional, help: help(.dotCurrentColor)) var dotCurrentColor: String?
+    @Option(help: help(.touches)) var touches: TouchesMode?
+    @Option(name: .customLong("touch-size"), parsing: .unconditional, help: help(.touchSize)) var touchSize: String?
+    @Option(name: .customLong("touch-color"), parsing: .unconditional, help: help(.touchColor)) var touchColor: String?
     @Option(parsing: .unconditional, help: help(.loop)) var loop: String?
     @Option(parsing: .unconditional, help: help(.colors)) var colors: String?
     @Option(help: help(.dither)) var dither: Dither?
@@ -52,7 +55,8 @@ struct CarouselArguments: ParsableArguments {
             (.clones, clones), (.fit, fit?.rawValue), (.background, background), (.script, script),
             (.scriptFile, scriptFile), (.hold, hold), (.duration, duration), (.easing, easing), (.fps, fps),
             (.dots, dots?.rawValue), (.dotsSwitch, dotsSwitch?.rawValue), (.dotSize, dotSize), (.dotGap, dotGap),
-            (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.loop, loop), (.colors, colors),
+            (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.touches, touches?.rawValue),
+            (.touchSize, touchSize), (.touchColor, touchColor), (.loop, loop), (.colors, colors),
             (.dither, dither?.rawValue), (.quiet, quiet ? "true" : nil),
         ]
         return values.compactMap { key, value in value.map { (key, $0) } }
@@ -110,3 +114,4 @@ extension FitMode: ExpressibleByArgument {}
 extension DotsPlacement: ExpressibleByArgument {}
 extension DotsSwitch: ExpressibleByArgument {}
 extension Dither: ExpressibleByArgument {}
+extension TouchesMode: ExpressibleByArgument {}

@@ -34,6 +34,12 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
+        Bad(arguments: ["render", "imgs", "--script", "hold 1; drag"], status: 1, says: "--script: step 2 \"drag\": drag needs a distance DX"),
+        Bad(arguments: ["render", "imgs", "--script", "drag far; release"], status: 1, says: "--script: step 1 \"drag far; release\"".replacingOccurrences(of: "; release", with: "") + ": \"far\" is not a distance in pixels"),
+        Bad(arguments: ["render", "imgs", "--script", "drag inf; release"], status: 1, says: "step 1 \"drag inf\": \"inf\" is not a distance in pixels"),
+        Bad(arguments: ["render", "imgs", "--script", "hold 1; release"], status: 1, says: "step 2 \"release\": release with no finger down"),
+        Bad(arguments: ["render", "imgs", "--script", "drag -20 0.2; next; release"], status: 1, says: "step 2 \"next\": next while the finger is down"),
+        Bad(arguments: ["render", "imgs", "--script", "hold 1; drag -20 0.2"], status: 1, says: "step 2 \"drag -20 0.2\": the script ends with the finger down"),
     ]
 
     static func prepare() throws -> Workspace {

@@ -29,7 +29,8 @@ struct OptionSurfaceTests {
         .size: "375x211", .itemWidth: "343", .spacing: "8", .align: "start", .clones: "3", .fit: "fit",
         .background: "#101014", .script: "hold 1; next", .hold: "1.5", .duration: "300ms", .easing: "ease-out",
         .fps: "30", .dots: "footer", .dotsSwitch: "end", .dotSize: "6", .dotGap: "4", .dotColor: "#11223344",
-        .dotCurrentColor: "#FF0000", .loop: "3", .colors: "64", .dither: "ordered",
+        .dotCurrentColor: "#FF0000", .loop: "3", .colors: "64", .dither: "ordered", .touches: "none",
+        .touchSize: "30", .touchColor: "#FF000080",
     ]
 
     /// A config value out of range names the file and the key; the same value as a flag names the flag.

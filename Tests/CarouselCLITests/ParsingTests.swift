@@ -63,7 +63,7 @@ struct ParsingTests {
     @Test func badScriptIsInputError() {
         let outcome = CarouselCommand.execute(["render", "--script", "hold 1; nxt", "--quiet", "-o", "/nonexistent/x.gif"])
         #expect(outcome.status == 1)
-        #expect(outcome.error == "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto or autoplay")
+        #expect(outcome.error == "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")
     }
 
     @Test func helpListsValues() {

@@ -15,6 +15,8 @@ public struct DecodedGIF {
     public var delays: [Int]
     /// Local colour table sizes.
     public var paletteSizes: [Int]
+    /// Each frame's rectangle on the canvas: left, top, width, height.
+    public var rects: [(left: Int, top: Int, width: Int, height: Int)]
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -36,6 +38,7 @@ public struct DecodedGIF {
         frames = []
         delays = []
         paletteSizes = []
+        rects = []
         var canvas = RGBAImage(width: width, height: height)
         for i in 0..<Int(gif.pointee.ImageCount) {
             let saved = gif.pointee.SavedImages[i]
@@ -52,6 +55,7 @@ public struct DecodedGIF {
             let hasGCB = DGifSavedExtensionToGCB(gif, Int32(i), &gcb) == GIF_OK
             delays.append(hasGCB ? Int(gcb.DelayTime) : 0)
             let desc = saved.ImageDesc
+            rects.append((Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height)))
             guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { throw Failure(description: "frame \(i) has no colour map") }
             paletteSizes.append(Int(map.pointee.ColorCount))
             for y in 0..<Int(desc.Height) {

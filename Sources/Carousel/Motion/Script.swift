@@ -12,6 +12,27 @@ public enum ScriptStep: Equatable, Sendable {
     case goto(page: Int, duration: MediaTime? = nil, easing: Easing? = nil)
     /// `autoplay [CYCLES]`: CYCLES x N times hold then next.
     case autoplay(cycles: Int)
+    /// `drag DX [DURATION] [EASING]`: the finger goes down (if it is not down yet) and moves
+    /// `dx` pixels (negative = left = towards the next page) over DURATION (default: the
+    /// `duration` option), its path eased by EASING (default `linear`). While the finger
+    /// is down, `hold` keeps it still.
+    case drag(dx: Double, duration: MediaTime? = nil, easing: Easing? = nil)
+    /// `release`: the finger lifts and the carousel settles on a page.
+    case release
+    /// `swipe next|prev [DURATION]`: a drag of a third of a page towards `direction`, linear,
+    /// over DURATION (default 0.15 s), then `release`.
+    case swipe(SwipeDirection, duration: MediaTime? = nil)
+
+    /// The largest drag distance accepted, in pixels either way.
+    public static let maximumDrag = 1_000_000.0
+}
+
+/// Which way a swipe goes.
+public enum SwipeDirection: String, Sendable, CaseIterable {
+    /// Towards the next page (the finger moves left).
+    case next
+    /// Towards the previous page (the finger moves right).
+    case prev
 }
 
 /// A parsed timeline script: its steps with where each was written.
@@ -128,8 +149,34 @@ public struct Script: Equatable, Sendable {
                 throw StepError(text: "\"\(text)\" is not a cycle count; expected a whole number from 1")
             }
             return .autoplay(cycles: cycles)
+        case "drag":
+            guard let first = args.first else {
+                throw StepError(text: "drag needs a distance DX in pixels (negative = towards the next page), e.g. \"drag -120 0.3\"")
+            }
+            guard let dx = Double(first), dx.isFinite, abs(dx) <= ScriptStep.maximumDrag,
+                  first.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }) else {
+                throw StepError(text: "\"\(first)\" is not a distance in pixels; expected a number from -1000000 to 1000000")
+            }
+            let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "drag")
+            return .drag(dx: dx, duration: duration, easing: easing)
+        case "release":
+            guard args.isEmpty else { throw StepError(text: "release takes no arguments") }
+            return .release
+        case "swipe":
+            guard let first = args.first, let direction = SwipeDirection(rawValue: first.lowercased()) else {
+                throw StepError(text: "swipe needs a direction, next or prev, e.g. \"swipe next\"")
+            }
+            guard args.count <= 2 else { throw StepError(text: "swipe takes a direction and at most one DURATION") }
+            var duration: MediaTime?
+            if args.count == 2 {
+                guard let time = MediaTime(parsing: args[1]) else {
+                    throw StepError(text: "\"\(args[1])\" is not a duration; expected e.g. 0.15, 0.15s or 150ms")
+                }
+                duration = time
+            }
+            return .swipe(direction, duration: duration)
         default:
-            throw StepError(text: "unknown step \"\(words[0])\"; expected hold, next, prev, goto or autoplay")
+            throw StepError(text: "unknown step \"\(words[0])\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")
         }
     }
 
@@ -177,6 +224,9 @@ extension ScriptStep: CustomStringConvertible {
         case let .prev(duration, easing): return move("prev", duration, easing)
         case let .goto(page, duration, easing): return move("goto \(page)", duration, easing)
         case .autoplay(let cycles): return "autoplay \(cycles)"
+        case let .drag(dx, duration, easing): return move("drag \(dx)", duration, easing)
+        case .release: return "release"
+        case let .swipe(direction, duration): return move("swipe \(direction.rawValue)", duration, nil)
         }
     }
 }

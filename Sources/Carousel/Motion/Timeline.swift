@@ -1,8 +1,10 @@
-/// The script expanded into timed segments of ``Motion``, and the state of every frame (spec section 3).
+/// The script expanded into timed segments of ``Motion``, and the state of every frame
+/// (spec sections 3 and 3b).
 ///
-/// Each segment starts from a real page in `0..<N`, so error never accumulates over
-/// loops; a move may end on a clone (`-1` or `N`), and the rest that follows shows
-/// the clone for one frame before the jump to the real page.
+/// A timer's segments start from a real page in `0..<N`, so error never accumulates
+/// over loops; a move or a settle may end on a clone (any page outside `0..<N`), and
+/// the rest that follows shows the clone for one frame before the jump to the real page.
+/// A gesture runs from wherever the finger went down, any distance, through the clones.
 public struct Timeline: Equatable, Sendable {
     /// One timed piece of the timeline.
     public struct Segment: Equatable, Sendable {
@@ -12,73 +14,68 @@ public struct Timeline: Equatable, Sendable {
         public let length: MediaTime
         /// What happens meanwhile.
         public let motion: Motion
+        /// The real page the segment starts from (the page where a gesture began, for its drags and settle).
+        public let fromPage: Int
+        /// The real page it ends on (a gesture's target from its release on).
+        public let toPage: Int
+        /// The finger while it is down: its offset in pixels from the viewport's centre.
+        public let finger: FingerPath?
 
         /// When it ends.
         public var end: MediaTime { start + length }
     }
 
+    /// Where the finger is during a segment: offsets in pixels from the viewport's centre.
+    public enum FingerPath: Equatable, Sendable {
+        /// Still at `offset`.
+        case still(Double)
+        /// From `offset` by `dx` pixels along `easing`.
+        case moving(from: Double, by: Double, easing: Easing)
+    }
+
+    /// A finger lifting: when, and where (offset from the viewport's centre).
+    public struct Release: Equatable, Sendable {
+        /// When the finger lifts.
+        public let time: MediaTime
+        /// Its offset in pixels from the viewport's centre.
+        public let offset: Double
+    }
+
+    /// How long the touch indicator takes to fade after the finger lifts.
+    public static let touchFade = MediaTime(microseconds: 150_000)
+    /// The default duration of `swipe`.
+    public static let swipeDuration = MediaTime(microseconds: 150_000)
+
     /// Number of real pages N.
     public let count: Int
     /// The segments in time order.
     public let segments: [Segment]
+    /// Every release of the finger, in time order.
+    public let releases: [Release]
 
     /// Total length.
     public var length: MediaTime { segments.last?.end ?? .zero }
 
-    /// Expands `script` for `count` pages, with `hold`, `moveDuration` and `easing` for what a step leaves out.
+    /// Expands `script` for `count` pages of `pitch` pixels, with `hold`, `moveDuration` and
+    /// `easing` for what a step leaves out.
     ///
-    /// With one page nothing can move: every move becomes a hold of its length. A
-    /// timeline longer than ``MediaTime/maximum`` (one hour) is refused before it is
-    /// expanded, and so is an `autoplay` whose cycle lasts no time.
-    public init(script: Script, count: Int, hold: MediaTime, moveDuration: MediaTime, easing: Easing) throws(CarouselError) {
+    /// With one page nothing can move: every move becomes a hold of its length, and drags
+    /// move the finger only. A timeline longer than ``MediaTime/maximum`` (one hour) is
+    /// refused before it is expanded, and so is an `autoplay` whose cycle lasts no time.
+    public init(script: Script, count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime,
+                easing: Easing) throws(CarouselError) {
+        var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
+                                      easing: easing, source: script.source)
+        for (k, item) in script.entries.enumerated() {
+            try builder.add(item, remaining: script.entries[(k + 1)...])
+        }
+        if let last = script.entries.last, builder.isFingerDown {
+            throw .script(source: script.source, step: last.number, line: last.line, text: last.text,
+                          reason: "the script ends with the finger down; end it with \"release\"")
+        }
         self.count = count
-        var segments: [Segment] = []
-        var time = 0
-        var page = 0
-        var entry = 0
-        func add(_ length: MediaTime, by: Int, easing: Easing) {
-            let moving = count > 1 ? by : 0
-            let motion: Motion = moving == 0 ? .hold(page: page, entry: entry) : .move(from: page, by: moving, easing: easing)
-            segments.append(Segment(start: MediaTime(microseconds: time), length: length, motion: motion))
-            time += length.microseconds
-            let end = page + moving
-            if moving != 0 { entry = end }
-            page = ((end % count) + count) % count
-            if moving == 0 { entry = page }
-        }
-        for item in script.entries {
-            func fail(_ reason: String) -> CarouselError {
-                .script(source: script.source, step: item.number, line: item.line, text: item.text, reason: reason)
-            }
-            switch item.step {
-            case .hold(let length):
-                add(length, by: 0, easing: easing)
-            case let .next(d, e):
-                add(d ?? moveDuration, by: 1, easing: e ?? easing)
-            case let .prev(d, e):
-                add(d ?? moveDuration, by: -1, easing: e ?? easing)
-            case let .goto(target, d, e):
-                guard (1...count).contains(target) else { throw fail("page \(target) does not exist; expected 1...\(count)") }
-                let forward = ((target - 1 - page) % count + count) % count
-                let by = forward <= count - forward ? forward : forward - count
-                add(d ?? moveDuration, by: by, easing: e ?? easing)
-            case .autoplay(let cycles):
-                let cycle = hold.microseconds + moveDuration.microseconds
-                guard cycle > 0 else {
-                    throw .invalidOption(key: .hold, reason: "is 0 s and so is duration, so \"\(item.text)\" (step \(item.number) of \(script.source)) would last no time")
-                }
-                let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
-                guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
-                    throw fail("\(cycles) cycles last longer than the limit of one hour")
-                }
-                for _ in 0..<pages {
-                    add(hold, by: 0, easing: easing)
-                    add(moveDuration, by: 1, easing: easing)
-                }
-            }
-            guard time <= MediaTime.maximum.microseconds else { throw fail("the timeline would last over the limit of one hour") }
-        }
-        self.segments = segments
+        segments = builder.segments
+        releases = builder.releases
     }
 
     /// Number of frames at `fps`: `round(T * fps)`, half up.
@@ -101,30 +98,51 @@ public struct Timeline: Equatable, Sendable {
         let total = frameCount(fps: fps)
         states.reserveCapacity(total)
         var k = 0
+        var r = 0
         for i in 0..<total {
             let scaledTime = i * 1_000_000  // frame time * fps, in µs
             while k + 1 < segments.count, scaledTime >= segments[k].end.microseconds * fps {
                 k += 1
             }
-            states.append(state(frame: i, fps: fps, segment: k))
+            while r < releases.count, scaledTime >= (releases[r].time + Timeline.touchFade).microseconds * fps {
+                r += 1
+            }
+            states.append(state(frame: i, fps: fps, segment: k, release: r))
         }
         return states
     }
 
-    private func state(frame i: Int, fps: Int, segment k: Int) -> FrameState {
+    private func state(frame i: Int, fps: Int, segment k: Int, release r: Int) -> FrameState {
         let s = segments[k]
-        let from = s.motion.from
-        let target = ((from + s.motion.distance) % count + count) % count
+        let u = min(1, Double(i * 1_000_000 - s.start.microseconds * fps) / Double(max(1, s.length.microseconds * fps)))
+        var position: Double
+        var jumped = false
         switch s.motion {
         case .hold(let page, let entry):
             let firstFrame = (s.start.microseconds * fps + 999_999) / 1_000_000
-            let settling = i == firstFrame && entry != page
-            return FrameState(index: i, position: Double(settling ? entry : page), from: page, to: page,
-                              moving: false, jumped: i == firstFrame + 1 && entry != page, segment: k)
+            position = Double(i == firstFrame && entry != page ? entry : page)
+            jumped = i == firstFrame + 1 && entry != page
         case .move:
-            let u = min(1, Double(i * 1_000_000 - s.start.microseconds * fps) / Double(s.length.microseconds * fps))
-            return FrameState(index: i, position: s.motion.position(progress: u, length: s.length),
-                              from: from, to: target, moving: true, jumped: false, segment: k)
+            position = s.motion.position(progress: u, length: s.length)
+        case .drag, .rest, .settle:
+            position = s.motion.position(progress: u, length: s.length)
+        }
+        return FrameState(index: i, position: position, from: s.fromPage, to: s.toPage, moving: s.motion.isMoving,
+                          jumped: jumped, segment: k, phase: s.motion.phase,
+                          finger: finger(frame: i, fps: fps, segment: s, progress: u, release: r))
+    }
+
+    /// The finger at frame `i`: on the screen during a drag or rest, fading for 0.15 s after a release.
+    private func finger(frame i: Int, fps: Int, segment s: Segment, progress u: Double, release r: Int) -> FingerState? {
+        switch s.finger {
+        case .still(let offset)?:
+            return FingerState(offset: offset, alpha: 1)
+        case let .moving(from, by, easing)?:
+            return FingerState(offset: from + by * easing.value(at: u, duration: s.length.seconds), alpha: 1)
+        case nil:
+            guard r < releases.count, i * 1_000_000 >= releases[r].time.microseconds * fps else { return nil }
+            let elapsed = Double(i * 1_000_000 - releases[r].time.microseconds * fps) / Double(fps)
+            return FingerState(offset: releases[r].offset, alpha: 1 - elapsed / Double(Timeline.touchFade.microseconds))
         }
     }
 }
@@ -133,21 +151,26 @@ public struct Timeline: Equatable, Sendable {
 public struct FrameState: Equatable, Sendable {
     /// Frame index i; the frame is shown from `i / fps` seconds.
     public let index: Int
-    /// Position p in pages; in `-1...N` for one-page moves, a clone when outside `0..<N`.
+    /// Position p in pages; a clone when outside `0..<N`.
     public let position: Double
     /// The real page the current segment starts from.
     public let from: Int
     /// The real page the current segment ends on.
     public let to: Int
-    /// Whether a move is under way.
+    /// Whether the content is moving.
     public let moving: Bool
     /// Whether this frame comes right after a jump from a clone to its real page.
     public let jumped: Bool
     /// Index of the timeline segment the frame falls in.
     public let segment: Int
+    /// What is happening: hold, move, drag or settle.
+    public let phase: Phase
+    /// The finger, while it is down or fading after a release.
+    public let finger: FingerState?
 
     /// Creates a frame state (the timeline makes these; tests and custom renderers may too).
-    public init(index: Int, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int = 0) {
+    public init(index: Int, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int = 0,
+                phase: Phase? = nil, finger: FingerState? = nil) {
         self.index = index
         self.position = position
         self.from = from
@@ -155,5 +178,22 @@ public struct FrameState: Equatable, Sendable {
         self.moving = moving
         self.jumped = jumped
         self.segment = segment
+        self.phase = phase ?? (moving ? .move : .hold)
+        self.finger = finger
+    }
+}
+
+/// The finger in one frame: its offset in pixels from the viewport's centre, and the
+/// touch indicator's opacity (1 while down, falling to 0 over 0.15 s after the release).
+public struct FingerState: Hashable, Sendable {
+    /// Horizontal offset from the viewport's centre, in pixels.
+    public let offset: Double
+    /// Opacity of the touch indicator, 0...1.
+    public let alpha: Double
+
+    /// A finger at `offset` with indicator opacity `alpha`.
+    public init(offset: Double, alpha: Double) {
+        self.offset = offset
+        self.alpha = alpha
     }
 }

@@ -32,6 +32,8 @@ public struct CarouselOptions: Equatable, Sendable {
     public var dots = PageDots()
     /// When the current dot changes.
     public var dotsSwitch = DotsSwitch.half
+    /// The touch indicator of finger gestures.
+    public var touches = TouchIndicator()
     /// How many times the animation plays.
     public var loop = LoopMode.forever
     /// Palette size limit, 2...256.
@@ -78,8 +80,10 @@ public struct CarouselOptions: Equatable, Sendable {
             return dots.gap >= 0 && dots.gap <= 1000 ? nil : "must be 0...1000, got \(dots.gap)"
         case .colors:
             return (2...256).contains(colors) ? nil : "must be 2...256, got \(colors)"
+        case .touchSize:
+            return touches.size > 0 && touches.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(touches.size)"
         case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch, .dotColor,
-             .dotCurrentColor, .loop, .dither, .quiet:
+             .dotCurrentColor, .loop, .dither, .quiet, .touches, .touchColor:
             return nil
         }
     }

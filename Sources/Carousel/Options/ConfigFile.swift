@@ -114,8 +114,9 @@ extension OptionKey {
              (.clones, .integer), (.loop, .integer): return true
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
         case (.hold, _), (.duration, _): return true
-        case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number): return true
-        case (.dotSize, _), (.dotGap, _): return false
+        case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number),
+             (.touchSize, .integer), (.touchSize, .number): return true
+        case (.dotSize, _), (.dotGap, _), (.touchSize, _): return false
         case (_, .text): return true
         default: return false
         }
@@ -128,7 +129,7 @@ extension OptionKey {
         case .clones: return "\"auto\", \"set\" or a whole number"
         case .loop: return "\"forever\", \"once\" or a whole number"
         case .hold, .duration: return "a number of seconds or a duration string such as \"300ms\""
-        case .dotSize, .dotGap: return "a number"
+        case .dotSize, .dotGap, .touchSize: return "a number"
         case .quiet: return "true or false"
         case .size: return "a string \"WxH\""
         default: return "a string: \(expects)"

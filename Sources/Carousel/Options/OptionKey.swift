@@ -11,6 +11,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
     case size, itemWidth, spacing, align, clones, fit, background
     case script, scriptFile, hold, duration, easing, fps
     case dots, dotsSwitch, dotSize, dotGap, dotColor, dotCurrentColor
+    case touches, touchSize, touchColor
     case loop, colors, dither, quiet
 
     /// The command-line flag: the key in kebab case, e.g. `--item-width`.
@@ -47,6 +48,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotsSwitch: return "half|start|end"
         case .loop: return "forever|once|N"
         case .dither: return "none|ordered|diffusion"
+        case .touches: return "show|none"
+        case .touchSize: return "PX"
+        case .touchColor: return "COLOR"
         case .quiet: return ""
         }
     }
@@ -61,7 +65,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .clones: return "Clones per side: auto (the fewest the layout needs), a number K, or set (a whole copy of the set). Default: auto."
         case .fit: return "How an image fills its item: fill (aspect fill, centred crop), fit (aspect fit, letterboxed) or stretch. Default: fill."
         case .background: return "Colour of gaps, letterbox, transparent pixels and footer: #RRGGBB or #RRGGBBAA (quote it in a shell: '#101014'). Default: #000000."
-        case .script: return "Timeline script, steps separated by ';' or newlines: hold DURATION, next|prev [DURATION] [EASING], goto PAGE [DURATION] [EASING], autoplay [CYCLES]. Default: autoplay 1."
+        case .script: return "Timeline script, steps separated by ';' or newlines: hold DURATION, next|prev [DURATION] [EASING], goto PAGE [DURATION] [EASING], autoplay [CYCLES], and finger gestures: drag DX [DURATION] [EASING], release, swipe next|prev [DURATION]. Default: autoplay 1."
         case .scriptFile: return "Read the timeline script from a file."
         case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms. Default: 2."
         case .duration: return "Default move duration: seconds, or 1.5s, 300ms. Default: 0.3."
@@ -76,6 +80,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536). Default: forever."
         case .colors: return "Palette size limit, 2...256. Default: 256."
         case .dither: return "Dithering when a frame needs more colours than its palette: none, ordered (8x8 Bayer) or diffusion (Floyd-Steinberg). Default: none."
+        case .touches: return "The touch indicator of finger gestures (drag, release, swipe): show or none. Default: show."
+        case .touchSize: return "Touch indicator diameter in pixels, above 0 and at most 1000. Default: 44."
+        case .touchColor: return "Touch indicator colour: #RRGGBB or #RRGGBBAA. Default: #FFFFFF80."
         case .quiet: return "No progress output and no summary line."
         }
     }
@@ -98,6 +105,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotSize, .dotGap: return "a number of pixels"
         case .loop: return "forever, once or a number of plays from 1 to 65536"
         case .dither: return "none, ordered or diffusion"
+        case .touches: return "show or none"
+        case .touchSize: return "a number of pixels"
+        case .touchColor: return "a colour #RRGGBB or #RRGGBBAA"
         case .quiet: return "true or false"
         }
     }

@@ -40,7 +40,7 @@ public struct Carousel: Sendable {
         guard !overflow, pixels <= Carousel.maximumStripPixels else {
             throw .invalidOption(key: .size, reason: "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(Carousel.maximumStripPixels) pixels")
         }
-        let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count,
+        let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count, pitch: geometry.pitch,
                                     hold: options.hold, moveDuration: options.duration, easing: options.easing)
         guard timeline.frameCount(fps: options.fps) > 0 else { throw Carousel.tooShort(timeline, options) }
         self.options = options
@@ -51,7 +51,12 @@ public struct Carousel: Sendable {
         }
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
         states = timeline.frames(fps: options.fps)
-        overlays = options.dots.placement != .none && images.count > 1 ? [options.dots] : []
+        var overlays: [any Overlay] = []
+        if options.dots.placement != .none && images.count > 1 { overlays.append(options.dots) }
+        if options.touches.mode == .show && timeline.segments.contains(where: { $0.finger != nil }) {
+            overlays.append(options.touches)
+        }
+        self.overlays = overlays
     }
 
     private static func tooShort(_ timeline: Timeline, _ options: CarouselOptions) -> CarouselError {
@@ -74,15 +79,22 @@ public struct Carousel: Sendable {
         let state = states[i]
         let x0 = geometry.x0(at: state.position)
         return FrameInfo(index: i, time: Double(i) / Double(options.fps), delay: FrameInfo.delay(frame: i, fps: options.fps),
-                         x0: x0, stripX: geometry.stripX(forX0: x0), position: state.position, page: page(index: i))
+                         x0: x0, stripX: geometry.stripX(forX0: x0), position: state.position, page: page(index: i),
+                         phase: state.phase, touch: touch(index: i))
     }
 
     /// What decides frame `index`'s picture: its place in the periodic strip (modulo one
-    /// period) and its lit page. Frames with equal keys are the same picture.
+    /// period), its lit page and the touch indicator. Frames with equal keys are the same picture.
     public func pictureKey(index i: Int) -> PictureKey {
         let period = geometry.count * geometry.pitch
         let x0 = geometry.x0(at: states[i].position)
-        return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i))
+        return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i), touch: touch(index: i))
+    }
+
+    /// The touch indicator drawn in frame `index`, if any.
+    public func touch(index i: Int) -> TouchPoint? {
+        guard overlays.contains(where: { $0 is TouchIndicator }) else { return nil }
+        return options.touches.touch(in: overlayFrame(states[i], page: page(index: i)))
     }
 
     /// The lit page (0-based) of frame `index` under `--dots-switch`.
@@ -138,4 +150,6 @@ public struct PictureKey: Hashable, Sendable {
     public let x0: Int
     /// Lit page.
     public let page: Int
+    /// The touch indicator, if drawn.
+    public let touch: TouchPoint?
 }

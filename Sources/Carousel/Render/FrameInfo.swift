@@ -14,6 +14,10 @@ public struct FrameInfo: Equatable, Sendable, Codable {
     public let position: Double
     /// Lit page, 0-based.
     public let page: Int
+    /// What is happening: hold, move, drag or settle.
+    public let phase: Phase
+    /// The touch indicator's centre and opacity, or `nil` when none is drawn.
+    public let touch: TouchPoint?
 
     /// The spec's delay of frame `i`: `round(100 (i+1) / fps) - round(100 i / fps)`, half up.
     public static func delay(frame i: Int, fps: Int) -> Int {

@@ -8,6 +8,15 @@
 /// ``reservedColors`` are drawn at full coverage inside the boxes. A scene is a run of
 /// frames from one timeline segment (one rest, or one move).
 public struct FramePlan: Sendable {
+    /// A run of frames from one timeline segment.
+    public struct Scene: Sendable {
+        /// The frames, indices into ``FramePlan/frames``.
+        public let frames: Range<Int>
+        /// Whether the layer moves under them (their ``Frame/layerX`` differ), rather than a
+        /// still layer with only overlays changing.
+        public let isMoving: Bool
+    }
+
     /// One frame to encode.
     public struct Frame: Sendable {
         /// The first timeline frame it shows.
@@ -35,7 +44,7 @@ public struct FramePlan: Sendable {
     /// The frames in order.
     public let frames: [Frame]
     /// Runs of ``frames`` from one timeline segment.
-    public let scenes: [Range<Int>]
+    public let scenes: [Scene]
     /// The image every picture's top rows are cut from.
     public let layer: RGBAImage
     /// The colour of the rows below the layer, and of transparent input.
@@ -51,7 +60,7 @@ public struct FramePlan: Sendable {
     /// Plans `count` timeline frames: consecutive frames with the same `key` merge (up to
     /// ``maximumDelay``); `segment(i)` groups frames into scenes.
     init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
-                         reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int,
+                         reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int, moving: (Int) -> Bool,
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
                          picture: @escaping @Sendable (Int) -> RGBAImage) {
         var frames: [Frame] = []
@@ -69,15 +78,18 @@ public struct FramePlan: Sendable {
                 lastKey = k
             }
         }
-        var scenes: [Range<Int>] = []
+        var ranges: [Range<Int>] = []
         var start = 0
         for k in 1..<max(1, frames.count) where segments[k] != segments[k - 1] {
-            scenes.append(start..<k)
+            ranges.append(start..<k)
             start = k
         }
-        if !frames.isEmpty { scenes.append(start..<frames.count) }
-        for (s, range) in scenes.enumerated() {
+        if !frames.isEmpty { ranges.append(start..<frames.count) }
+        for (s, range) in ranges.enumerated() {
             for k in range { frames[k].scene = s }
+        }
+        let scenes = ranges.map { range in
+            Scene(frames: range, isMoving: range.count > 1 && moving(frames[range.lowerBound].source))
         }
         self.width = width
         self.height = height
@@ -108,6 +120,7 @@ extension Carousel {
             width: width, height: height, fps: options.fps, count: frameCount,
             layer: strip, background: options.background, reservedColors: reserved,
             key: { pictureKey(index: $0) }, segment: { states[$0].segment },
+            moving: { timeline.segments[states[$0].segment].motion.isMoving },
             layerX: { g.stripX(forX0: g.x0(at: states[$0].position)) },
             overlayBoxes: { i in
                 let frame = overlayFrame(states[i], page: page(index: i))

@@ -19,14 +19,21 @@ public enum FramesFolder {
         name == "frames.json" || (name.hasPrefix("frame-") && name.hasSuffix(".png"))
     }
 
+    private static func touchJSON(_ touch: TouchPoint?) -> String {
+        guard let touch else { return "null" }
+        return "{\"x\": \(touch.x), \"y\": \(touch.y), \"alpha\": \(touch.alpha)}"
+    }
+
     /// `frames.json`: the carousel's size and fps, and per frame index, time, delay (cs),
-    /// x0, stripX, position p and page (0-based, as `UIPageControl.currentPage`).
+    /// x0, stripX, position p, page (0-based, as `UIPageControl.currentPage`), phase
+    /// (`hold`, `move`, `drag`, `settle`) and touch (`null` or the indicator's x, y, alpha).
     public static func json(_ carousel: Carousel) -> String {
         var lines: [String] = []
         for i in 0..<carousel.frameCount {
             let f = carousel.info(index: i)
             lines.append("    {\"index\": \(f.index), \"time\": \(f.time), \"delay\": \(f.delay), \"x0\": \(f.x0), "
-                + "\"stripX\": \(f.stripX), \"position\": \(f.position), \"page\": \(f.page)}")
+                + "\"stripX\": \(f.stripX), \"position\": \(f.position), \"page\": \(f.page), "
+                + "\"phase\": \"\(f.phase.rawValue)\", \"touch\": \(touchJSON(f.touch))}")
         }
         let g = carousel.geometry
         return """

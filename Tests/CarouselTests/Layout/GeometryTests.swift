@@ -66,9 +66,28 @@ struct GeometryTests {
         return cases
     }()
 
-    /// Every frame cut from the padded strip equals the same window of the periodic strip.
+    /// Timer steps: autoplay, prev from the first page, goto, next from the last page.
+    static func timerScript(_ c: Case) -> String {
+        "autoplay; prev; prev 0.3 linear; goto \(c.n); next; goto 1 1; hold 0.1"
+    }
+
+    /// Finger steps, any distance either way: drags of several pages into and past the
+    /// clones, from the first and the last page, rests, releases, swipes, and autoplay after.
+    static func gestureScript(_ c: Case) -> String {
+        "drag 70 0.3; hold 0.2; drag -250 0.5 ease-in; release; hold 0.2; goto \(c.n) 0.3; "
+            + "drag -130 0.4; drag 20 0.1 ease-out; release; swipe prev; swipe next 0.2; hold 0.1; "
+            + "drag 333 0.6 ease-in-out; release; autoplay 1; drag -45 0.2; hold 0.1; release; hold 0.1"
+    }
+
+    /// Every frame cut from the padded strip equals the same window of the periodic strip,
+    /// under timer moves and under finger gestures.
     @Test(arguments: invariantCases)
     func framesMatchPeriodicStrip(_ c: Case) throws {
+        try checkPeriodic(c, script: Self.timerScript(c))
+        try checkPeriodic(c, script: Self.gestureScript(c))
+    }
+
+    func checkPeriodic(_ c: Case, script: String) throws {
         let width = 60, height = 4
         let itemWidth = Int(Double(width) * c.itemScale)
         let items = Fixtures.items(c.n, width: itemWidth, height: height)
@@ -83,15 +102,15 @@ struct GeometryTests {
         options.fps = 10
         options.hold = 0.2
         options.duration = 0.5
-        let lastPage = c.n
-        options.script = try Script(parsing: "autoplay; prev; prev 0.3 linear; goto \(lastPage); next; goto 1 1; hold 0.1")
+        options.touches.mode = .none
+        options.script = try Script(parsing: script)
         let carousel = try Carousel(images: items, options: options)
         var checked = 0
         for i in 0..<carousel.frameCount {
             let info = carousel.info(index: i)
             let expected = Fixtures.periodicWindow(items: items, x0: info.x0, width: width, height: height,
                                                    pitch: itemWidth + c.spacing, background: options.background)
-            #expect(differingPixels(carousel.frame(index: i), expected) == 0, "\(c): frame \(i) at x0 \(info.x0)")
+            #expect(differingPixels(carousel.frame(index: i), expected) == 0, "\(c) \(script): frame \(i) at x0 \(info.x0)")
             #expect(info.stripX >= 0 && info.stripX + width <= carousel.strip.width)
             checked += 1
         }

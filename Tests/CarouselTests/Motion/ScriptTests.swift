@@ -33,7 +33,7 @@ struct ScriptTests {
     }
 
     @Test(arguments: [
-        ("hold 1; nxt", "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto or autoplay"),
+        ("hold 1; nxt", "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto, autoplay, drag, release or swipe"),
         ("hold", "--script: step 1 \"hold\": hold takes one DURATION (e.g. 2, 1.5s or 300ms), got 0 arguments"),
         ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration of at most an hour; expected e.g. 2, 1.5s or 300ms"),
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
@@ -52,7 +52,7 @@ struct ScriptTests {
 
     @Test func fileErrorsGiveLine() {
         #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
-                                             reason: "unknown step \"wait\"; expected hold, next, prev, goto or autoplay")) {
+                                             reason: "unknown step \"wait\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
             try Script(parsing: "hold 1\n\nwait 1", source: "intro.txt", isFile: true)
         }
     }
@@ -63,7 +63,7 @@ struct ScriptTests {
         #expect(script.entries.map(\.text) == ["hold 1.5", "next 0.4 ease", "goto 9"])
         #expect(throws: CarouselError.script(source: "script", step: 3, line: 0, text: "goto 9",
                                              reason: "page 9 does not exist; expected 1...5")) {
-            try Timeline(script: script, count: 5, hold: 2, moveDuration: 0.3, easing: .easeInOut)
+            try Timeline(script: script, count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .easeInOut)
         }
     }
 }

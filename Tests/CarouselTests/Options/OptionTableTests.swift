@@ -11,7 +11,8 @@ struct OptionTableTests {
         .background: "\"#101014\"", .script: "\"hold 1; next\"", .scriptFile: "\"s.txt\"", .hold: "1.5",
         .duration: "\"300ms\"", .easing: "\"ease-out\"", .fps: "30", .dots: "\"footer\"", .dotsSwitch: "\"end\"",
         .dotSize: "6", .dotGap: "4.5", .dotColor: "\"#11223344\"", .dotCurrentColor: "\"#FF0000\"", .loop: "3",
-        .colors: "64", .dither: "\"ordered\"", .quiet: "true",
+        .colors: "64", .dither: "\"ordered\"", .quiet: "true", .touches: "\"none\"", .touchSize: "30",
+        .touchColor: "\"#FF000080\"",
     ]
 
     @Test func everyKeyHasAFlagHelpAndAConfigKey() throws {

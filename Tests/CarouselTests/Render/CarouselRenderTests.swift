@@ -57,6 +57,38 @@ struct CarouselRenderTests {
         }
     }
 
+    /// A gesture with its touch indicator encodes exactly: drags and settles as moves, and
+    /// frames where only the indicator changes (its fade at rest) as small rectangles.
+    @Test func gestureGIFMatchesFrames() throws {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.script = try Script(parsing: "hold 0.3; drag -30 0.3; hold 0.1; drag -18 0.1; release; hold 0.5; swipe prev; hold 0.4")
+        let carousel = try Carousel(images: Self.flatItems(3), options: options)
+        #expect(carousel.geometry.pitch == 48)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        var expanded: [RGBAImage] = []
+        for (frame, delay) in zip(gif.frames, gif.delays) { expanded += Array(repeating: frame, count: delay / 5) }
+        #expect(expanded.count == carousel.frameCount)
+        for i in 0..<min(expanded.count, carousel.frameCount) {
+            // Scenes with few colours are exact; a settle over the indicator's blended edges
+            // may exceed its move palette, and then pixels map to within a level or two.
+            let exact = carousel.frame(index: i).composited(over: .black)
+            #expect(maximumChannelDifference(expanded[i], exact) <= 4, "frame \(i)")
+            #expect(differingPixels(expanded[i], exact) <= exact.width * exact.height / 50, "frame \(i)")
+            if carousel.states[i].phase != .settle { #expect(differingPixels(expanded[i], exact) == 0, "frame \(i)") }
+        }
+        // The drags end exactly on page 1 moving forward: no settle, the indicator fades at rest.
+        let fading = (0..<carousel.frameCount).filter { carousel.states[$0].phase == .hold && carousel.touch(index: $0) != nil }
+        #expect(fading.count >= 2)
+        var k = 0, shown = 0
+        for i in 0..<carousel.frameCount {
+            if k + 1 < gif.delays.count, shown + gif.delays[k] / 5 <= i { shown += gif.delays[k] / 5; k += 1 }
+            guard fading.contains(i), shown == i, i > 0 else { continue }
+            let rect = gif.rects[k]
+            #expect(rect.width <= 46 && rect.height <= 46, "frame \(i): only the indicator's box, got \(rect)")
+        }
+    }
+
     @Test func onePageIsAStill() throws {
         let carousel = try Carousel(images: Self.flatItems(1), options: CarouselOptions())
         let gif = try DecodedGIF([UInt8](carousel.gifData()))

@@ -36,8 +36,8 @@ struct SceneEncoder: Sendable {
     }
 
     /// Designs the scene's palette and maps its region.
-    func prepare(_ scene: Range<Int>) -> PreparedScene {
-        let frames = plan.frames[scene]
+    func prepare(_ scene: FramePlan.Scene) -> PreparedScene {
+        let frames = plan.frames[scene.frames]
         let layerHeight = plan.layer.height
         let xs = frames.map(\.layerX)
         let regionX = xs.min() ?? 0
@@ -48,7 +48,7 @@ struct SceneEncoder: Sendable {
         for c in plan.reservedColors where !unique.contains(c) { unique.append(c) }
         // The palette also sees the overlays as drawn in this scene's frames (edges blend with the content).
         var sample = region.pixels
-        if !plan.reservedColors.isEmpty {
+        if !plan.reservedColors.isEmpty || frames.contains(where: { !$0.overlayBoxes.isEmpty }) {
             for frame in frames {
                 let image = plan.picture(frame.source)
                 for box in frame.overlayBoxes {
@@ -66,7 +66,7 @@ struct SceneEncoder: Sendable {
             }
         }
         let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
-        let moving = frames.count > 1
+        let moving = scene.isMoving
         let limit = moving ? SceneEncoder.moveColors(colors) : colors
         let (palette, exact) = PaletteDesigner(maxColors: limit - 1).design(designInput, reserved: unique)
         let mapper = ColorMapper(palette: palette)
@@ -90,7 +90,7 @@ struct SceneEncoder: Sendable {
         while start < plan.scenes.count {
             let slice = Array(plan.scenes[start..<min(plan.scenes.count, start + batch)])
             let prepared = slice.parallelMap { prepare($0) }
-            let jobs: [Int] = slice.flatMap { $0 }
+            let jobs: [Int] = slice.flatMap(\.frames)
             // Each worker takes a contiguous run of frames, so every exact frame is made once
             // and serves as the next frame's "previous" (only run boundaries make one twice).
             let runs = min(jobs.count, cores)

@@ -1,0 +1,184 @@
+/// Expands script steps into timeline segments, keeping the carousel's state between
+/// them: the resting page, or while a finger is involved, the exact position, the
+/// finger's offset and its velocity (spec sections 3 and 3b).
+struct TimelineBuilder {
+    let count: Int
+    let pitch: Int
+    let hold: MediaTime
+    let moveDuration: MediaTime
+    let easing: Easing
+    let source: String
+
+    private(set) var segments: [Timeline.Segment] = []
+    private(set) var releases: [Timeline.Release] = []
+    /// Elapsed time in microseconds.
+    private var time = 0
+    /// The real page at rest, `0..<N` (the page a gesture began on while the finger is down).
+    private var page = 0
+    /// Where the next rest is entered: a clone a move or settle landed on, else `page`.
+    private var entry = 0
+    /// While a finger is down: the gesture under way.
+    private var gesture: Gesture?
+
+    /// A gesture from the finger going down to its release.
+    private struct Gesture {
+        /// Content position in pages.
+        var position: Double
+        /// Finger offset in pixels from where it went down.
+        var travelled: Double
+        /// The offset of the finger's first contact from the viewport's centre: `-S / 2`,
+        /// with S the sum of the gesture's drags.
+        let origin: Double
+        /// Content velocity in pages per second, as the finger would leave it now.
+        var velocity: Double
+    }
+
+    init(count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime, easing: Easing, source: String) {
+        self.count = count
+        self.pitch = pitch
+        self.hold = hold
+        self.moveDuration = moveDuration
+        self.easing = easing
+        self.source = source
+    }
+
+    /// Whether the script so far leaves the finger down.
+    var isFingerDown: Bool { gesture != nil }
+
+    /// Expands one step; `remaining` are the steps after it (a gesture is centred on its drags until the release).
+    mutating func add(_ item: Script.Entry, remaining: ArraySlice<Script.Entry>) throws(CarouselError) {
+        func fail(_ reason: String) -> CarouselError {
+            .script(source: source, step: item.number, line: item.line, text: item.text, reason: reason)
+        }
+        func fingerUp(_ step: String) throws(CarouselError) {
+            guard gesture == nil else { throw fail("\(step) while the finger is down; \"release\" it first") }
+        }
+        switch item.step {
+        case .hold(let length):
+            if gesture != nil {
+                rest(length)
+            } else {
+                add(length, by: 0, easing: easing)
+            }
+        case let .next(d, e):
+            try fingerUp("next")
+            add(d ?? moveDuration, by: 1, easing: e ?? easing)
+        case let .prev(d, e):
+            try fingerUp("prev")
+            add(d ?? moveDuration, by: -1, easing: e ?? easing)
+        case let .goto(target, d, e):
+            try fingerUp("goto")
+            guard (1...count).contains(target) else { throw fail("page \(target) does not exist; expected 1...\(count)") }
+            let forward = ((target - 1 - page) % count + count) % count
+            let by = forward <= count - forward ? forward : forward - count
+            add(d ?? moveDuration, by: by, easing: e ?? easing)
+        case .autoplay(let cycles):
+            try fingerUp("autoplay")
+            let cycle = hold.microseconds + moveDuration.microseconds
+            guard cycle > 0 else {
+                throw .invalidOption(key: .hold, reason: "is 0 s and so is duration, so \"\(item.text)\" (step \(item.number) of \(source)) would last no time")
+            }
+            let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
+            guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
+                throw fail("\(cycles) cycles last longer than the limit of one hour")
+            }
+            for _ in 0..<pages {
+                add(hold, by: 0, easing: easing)
+                add(moveDuration, by: 1, easing: easing)
+            }
+        case let .drag(dx, d, e):
+            let length = d ?? moveDuration
+            guard length > .zero else { throw fail("a drag takes time; give it a DURATION above 0 (the default is the duration option)") }
+            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -Self.gestureWidth(from: item, remaining) / 2, velocity: 0) }
+            drag(dx, length: length, easing: e ?? .linear)
+        case .release:
+            guard gesture != nil else { throw fail("release with no finger down; a gesture starts with \"drag\" or \"swipe\"") }
+            release()
+        case let .swipe(direction, d):
+            try fingerUp("swipe")
+            let length = d ?? Timeline.swipeDuration
+            guard length > .zero else { throw fail("a swipe takes time; give it a DURATION above 0") }
+            let dx = Self.swipeDistance(direction, pitch: pitch)
+            gesture = Gesture(position: Double(page), travelled: 0, origin: -dx / 2, velocity: 0)
+            drag(dx, length: length, easing: .linear)
+            release()
+        }
+        guard time <= MediaTime.maximum.microseconds else { throw fail("the timeline would last over the limit of one hour") }
+    }
+
+    /// `-round(pitch / 3)` for `next`, `+round(pitch / 3)` for `prev` (half up).
+    static func swipeDistance(_ direction: SwipeDirection, pitch: Int) -> Double {
+        let third = Double((pitch + 1) / 3)
+        return direction == .next ? -third : third
+    }
+
+    /// S, the sum of the DX of the drags from `item` until the next release.
+    private static func gestureWidth(from item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) -> Double {
+        var sum = 0.0
+        for entry in [item] + remaining {
+            switch entry.step {
+            case .drag(let dx, _, _): sum += dx
+            case .release: return sum
+            default: continue
+            }
+        }
+        return sum
+    }
+
+    /// A timer's hold (`by == 0`) or move.
+    private mutating func add(_ length: MediaTime, by: Int, easing: Easing) {
+        let moving = count > 1 ? by : 0
+        let motion: Motion = moving == 0 ? .hold(page: page, entry: entry) : .move(from: page, by: moving, easing: easing)
+        let end = page + moving
+        let target = ((end % count) + count) % count
+        append(length, motion, from: page, to: target, finger: nil)
+        if moving != 0 { entry = end }
+        page = target
+        if moving == 0 { entry = page }
+    }
+
+    private mutating func drag(_ dx: Double, length: MediaTime, easing: Easing) {
+        guard var g = gesture else { return }
+        let by = count > 1 ? -dx / Double(pitch) : 0
+        let fingerFrom = g.origin + g.travelled
+        append(length, .drag(from: g.position, by: by, easing: easing), from: page, to: page,
+               finger: .moving(from: fingerFrom, by: dx, easing: easing))
+        g.position += by
+        g.travelled += dx
+        g.velocity = by * easing.slope(at: 1, duration: length.seconds) / length.seconds
+        gesture = g
+    }
+
+    private mutating func rest(_ length: MediaTime) {
+        guard var g = gesture else { return }
+        append(length, .rest(at: g.position), from: page, to: page, finger: .still(g.origin + g.travelled))
+        g.velocity = 0
+        gesture = g
+    }
+
+    /// The finger lifts: the target page from the velocity's sign, then the settle (section 3b).
+    private mutating func release() {
+        guard let g = gesture else { return }
+        releases.append(Timeline.Release(time: MediaTime(microseconds: time), offset: g.origin + g.travelled))
+        let q = g.position, v = g.velocity
+        let target: Double = v > 0 ? q.rounded(.up) : (v < 0 ? q.rounded(.down) : (q + 0.5).rounded(.down))
+        let delta = target - q
+        let landing = Int(target)
+        let real = ((landing % count) + count) % count
+        if delta != 0 {
+            let length: MediaTime = v * delta > 0
+                ? MediaTime(seconds: min(0.6, max(0.15, 3 * abs(delta) / abs(v)))) ?? moveDuration
+                : moveDuration
+            append(length, .settle(from: q, by: delta), from: page, to: real, finger: nil)
+        }
+        gesture = nil
+        page = real
+        entry = landing
+    }
+
+    private mutating func append(_ length: MediaTime, _ motion: Motion, from: Int, to: Int, finger: Timeline.FingerPath?) {
+        segments.append(Timeline.Segment(start: MediaTime(microseconds: time), length: length, motion: motion,
+                                         fromPage: from, toPage: to, finger: finger))
+        time += length.microseconds
+    }
+}

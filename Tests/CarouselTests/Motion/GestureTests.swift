@@ -1,0 +1,219 @@
+import Carousel
+import CarouselTestSupport
+import Foundation
+import Testing
+
+/// Finger gestures (spec section 3b): release velocity, target page, settle, recentring,
+/// the paused timer, dots and the touch indicator.
+struct GestureTests {
+    static func timeline(_ script: String, count: Int = 5, pitch: Int = 100) throws -> Timeline {
+        try Timeline(script: Script(parsing: script), count: count, pitch: pitch, hold: 2, moveDuration: 0.3, easing: .easeInOut)
+    }
+
+    /// The settle after the first release: (from q, by delta, length in µs), or nil when there is none.
+    static func settle(_ t: Timeline) -> (q: Double, delta: Double, length: Int)? {
+        for s in t.segments {
+            if case let .settle(q, delta) = s.motion { return (q, delta, s.length.microseconds) }
+        }
+        return nil
+    }
+
+    struct Release: CustomStringConvertible, Sendable {
+        let script: String
+        let q: Double
+        let target: Double
+        let settle: Int?  // µs; nil when the release lands on a page
+        var description: String { script }
+    }
+
+    /// pitch 100: a drag of -DX px moves DX / 100 pages; v = (-DX / pitch) E'(1) / D.
+    static let releases: [Release] = [
+        // v = 0.3 / 0.3 = +1 > 0: ceil(0.3) = 1, delta 0.7, 3 * 0.7 / 1 = 2.1 s clamped to 0.6.
+        Release(script: "drag -30 0.3; release", q: 0.3, target: 1, settle: 600_000),
+        // v = -1 < 0: floor(-0.3) = -1 (the clone before the first page).
+        Release(script: "drag 30 0.3; release", q: -0.3, target: -1, settle: 600_000),
+        // v = 3: delta 0.4, 3 * 0.4 / 3 = 0.4 s, unclamped.
+        Release(script: "drag -60 0.2; release", q: 0.6, target: 1, settle: 400_000),
+        // v = 30: 3 * 0.5 / 30 = 0.05 s, clamped up to 0.15.
+        Release(script: "drag -150 0.05; release", q: 1.5, target: 2, settle: 150_000),
+        // A rest before the release: v = 0, round(0.3) = 0, over --duration.
+        Release(script: "drag -30 0.3; hold 0.2; release", q: 0.3, target: 0, settle: 300_000),
+        // ease-out ends at rest: E'(1) = 0, so v = 0 and round(0.7) = 1.
+        Release(script: "drag -70 0.3 ease-out; release", q: 0.7, target: 1, settle: 300_000),
+        // ease-in-out too: round(0.5) = 1, half up.
+        Release(script: "drag -50 0.3 ease-in-out; release", q: 0.5, target: 1, settle: 300_000),
+        // Several pages at once, past the last page and its clone: q = 6.2, v = 5.5, ceil = 7, 3 * 0.8 / 5.5 s.
+        Release(script: "goto 5 0.3; drag -220 0.4; release", q: 6.2, target: 7, settle: 436_364),
+        // Landing exactly on a page: nothing to settle.
+        Release(script: "drag -200 0.2; release", q: 2, target: 2, settle: nil),
+        // swipe next = drag -round(100 / 3) = -33 over 0.15 s, linear: v = 2.2, 3 * 0.67 / 2.2 = 0.913 s, clamped.
+        Release(script: "swipe next", q: 0.33, target: 1, settle: 600_000),
+        Release(script: "swipe prev 0.3", q: -0.33, target: -1, settle: 600_000),
+    ]
+
+    @Test(arguments: releases)
+    func velocityChoosesTheTarget(_ r: Release) throws {
+        let t = try Self.timeline(r.script)
+        let settle = Self.settle(t)
+        #expect(settle?.length == r.settle, "\(r)")
+        if let settle {
+            #expect(abs(settle.q - r.q) < 1e-9, "\(r): q \(settle.q)")
+            #expect(abs(settle.q + settle.delta - r.target) < 1e-9, "\(r): target \(settle.q + settle.delta)")
+        }
+        // The rest after the gesture is entered at the target (a clone when outside 0..<5), then the real page.
+        let rest = try #require(t.segments.last { if case .hold = $0.motion { return true } else { return false } } ?? t.segments.last)
+        if case let .hold(page, entry) = rest.motion {
+            #expect(entry == Int(r.target) && page == ((Int(r.target) % 5) + 5) % 5, "\(r)")
+        }
+    }
+
+    /// The settle follows `q + delta * (1 - (1 - u)^3)` frame by frame, and leaves the finger at its speed.
+    @Test func settlePathFollowsTheFormula() throws {
+        let t = try Self.timeline("drag -60 0.2; release; hold 0.5")
+        let frames = t.frames(fps: 50)
+        let (q, delta, length) = try #require(Self.settle(t))
+        #expect(length == 400_000)
+        for state in frames where state.phase == .settle {
+            let u = (Double(state.index) / 50 - 0.2) / 0.4
+            let expected = q + delta * (1 - pow(1 - u, 3))
+            #expect(abs(state.position - expected) < 1e-6, "frame \(state.index)")
+        }
+        let settleSegment = try #require(t.segments.first { $0.motion.phase == .settle })
+        #expect(abs(settleSegment.motion.velocity(at: .zero, length: settleSegment.length) - 3) < 1e-9, "v = 0.6 / 0.2 s")
+        #expect(abs(settleSegment.motion.velocity(at: settleSegment.length, length: settleSegment.length)) < 1e-12)
+        #expect(frames.filter { $0.phase == .settle }.count == 20)
+        #expect(frames.last?.position == 1)
+    }
+
+    /// Recentring happens only after the settle: positions run continuously through the
+    /// clones, and the jump to the real page comes in the rest, on an identical picture.
+    @Test func recentringOnlyAfterTheSettle() throws {
+        var options = CarouselOptions()
+        options.fps = 25
+        options.size = PixelSize(width: 48, height: 20)
+        options.script = try Script(parsing: "goto 4 0.3; hold 0.2; drag -130 0.5; hold 0.1; drag -20 0.1; release; hold 0.4; swipe prev; hold 0.4")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(4), options: options)
+        var jumps = 0
+        for i in 1..<carousel.frameCount {
+            let a = carousel.states[i - 1], b = carousel.states[i]
+            if b.jumped {
+                jumps += 1
+                #expect(a.phase == .hold && b.phase == .hold, "frame \(i): a jump happens only at rest")
+                #expect(differingPixels(carousel.frame(index: i - 1), carousel.frame(index: i)) == 0, "frame \(i)")
+            } else if a.phase != .hold || b.phase != .hold {
+                #expect(abs(b.position - a.position) < 1, "frame \(i): no jump during a gesture or move")
+            }
+        }
+        #expect(jumps == 2, "once past the last page (q > 4), once before the first")
+        #expect(carousel.states.contains { $0.position > 4.5 })
+    }
+
+    /// The timer is paused by a gesture: autoplay after it starts with a full hold.
+    @Test func autoplayAfterAGestureStartsWithAFullHold() throws {
+        let t = try Self.timeline("swipe next; autoplay 1")
+        let settleEnd = try #require(t.segments.first { $0.motion.phase == .settle }).end
+        let next = try #require(t.segments.first { $0.start >= settleEnd })
+        #expect(next.motion == .hold(page: 1, entry: 1) && next.length == 2)
+    }
+
+    /// Dots under a gesture: half follows round(p); start lights the target at release; end when the settle ends.
+    @Test(arguments: DotsSwitch.allCases)
+    func dotsUnderAGesture(_ rule: DotsSwitch) throws {
+        let t = try Self.timeline("hold 0.2; drag -70 0.4; release; hold 0.4")
+        for state in t.frames(fps: 25) {
+            let page = rule.page(for: state, count: 5)
+            switch (rule, state.phase) {
+            case (.half, _): #expect(page == Int((state.position + 0.5).rounded(.down)) % 5)
+            case (.start, .settle), (.end, .hold) where state.index > 15: #expect(page == 1, "frame \(state.index)")
+            case (.start, .drag), (.end, .drag), (.end, .settle): #expect(page == 0, "frame \(state.index)")
+            default: continue
+            }
+        }
+    }
+
+    /// The indicator's centre and alpha per frame: centred on the gesture, following the
+    /// finger, fading over 0.15 s where it lifted.
+    @Test func touchIndicatorPath() throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.size = PixelSize(width: 200, height: 100)
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.2; drag -60 0.4; release; hold 1")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(3, width: 200, height: 100), options: options)
+        let expected: [Int: TouchPoint?] = [
+            1: nil,
+            2: TouchPoint(x: 130, y: 50, alpha: 1), 3: TouchPoint(x: 115, y: 50, alpha: 1),
+            5: TouchPoint(x: 85, y: 50, alpha: 1), 6: TouchPoint(x: 70, y: 50, alpha: 1),
+            7: TouchPoint(x: 70, y: 50, alpha: 1 - 0.1 / 0.15), 8: nil,
+        ]
+        for (i, touch) in expected {
+            let actual = carousel.touch(index: i)
+            #expect(actual?.x == touch?.x && actual?.y == touch?.y, "frame \(i): \(String(describing: actual))")
+            #expect(abs((actual?.alpha ?? -1) - (touch?.alpha ?? -1)) < 1e-9, "frame \(i)")
+            #expect(carousel.info(index: i).touch == actual)
+        }
+        // Drawn above the content: the centre pixel is the fill blended by its alpha; the ring is darker.
+        options.touches.mode = .none
+        let bare = try Carousel(images: CarouselRenderTests.flatItems(3, width: 200, height: 100), options: options)
+        for i in [3, 7] {
+            let touch = try #require(carousel.touch(index: i))
+            let x = Int(touch.x), y = Int(touch.y)
+            let base = bare.frame(index: i)[x, y]
+            let shown = carousel.frame(index: i)[x, y]
+            let fill = TouchIndicator().color.over(base, coverage: touch.alpha)
+            #expect(shown == fill, "frame \(i)")
+            let edge = carousel.frame(index: i)[x, y - 22], under = bare.frame(index: i)[x, y - 22]
+            #expect(Int(edge.r) + Int(edge.g) + Int(edge.b) < Int(under.r) + Int(under.g) + Int(under.b), "ring darkens")
+        }
+        #expect(differingPixels(carousel.frame(index: 8), bare.frame(index: 8)) == 0, "gone after the fade")
+        #expect(FramesFolder.json(carousel).contains("\"phase\": \"drag\", \"touch\": {\"x\": 130.0, \"y\": 50.0, \"alpha\": 1.0}"))
+        #expect(FramesFolder.json(carousel).contains("\"phase\": \"hold\", \"touch\": null"))
+    }
+
+    /// Steps that make no sense with the finger down, or without it, are errors naming the step.
+    @Test(arguments: [
+        ("drag", 1, "drag needs a distance DX in pixels (negative = towards the next page), e.g. \"drag -120 0.3\""),
+        ("drag abc", 1, "\"abc\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
+        ("drag inf", 1, "\"inf\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
+        ("drag nan", 1, "\"nan\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
+        ("drag 1e400", 1, "\"1e400\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
+        ("hold 1; release", 2, "release with no finger down; a gesture starts with \"drag\" or \"swipe\""),
+        ("drag -10; next; release", 2, "next while the finger is down; \"release\" it first"),
+        ("drag -10; goto 2; release", 2, "goto while the finger is down; \"release\" it first"),
+        ("drag -10; autoplay; release", 2, "autoplay while the finger is down; \"release\" it first"),
+        ("drag -10; swipe next; release", 2, "swipe while the finger is down; \"release\" it first"),
+        ("drag -10 0.2; hold 1", 2, "the script ends with the finger down; end it with \"release\""),
+        ("drag -10 0; release", 1, "a drag takes time; give it a DURATION above 0 (the default is the duration option)"),
+        ("swipe up", 1, "swipe needs a direction, next or prev, e.g. \"swipe next\""),
+        ("release now", 1, "release takes no arguments"),
+    ])
+    func gestureScriptErrors(_ script: String, _ step: Int, _ reason: String) {
+        do throws(CarouselError) {
+            _ = try Script(parsing: script).expand()
+            Issue.record("\(script) was accepted")
+        } catch {
+            guard case let .script(source: _, step: number, line: _, text: _, reason: message) = error else {
+                Issue.record("\(script): \(error)")
+                return
+            }
+            #expect(number == step && message == reason, "\(script): \(error)")
+        }
+    }
+
+    /// Steps as Swift values, as the library writes them.
+    @Test func stepsAsSwiftValues() throws {
+        let written = Script(steps: [.drag(dx: -60, duration: 0.2), .release, .swipe(.next), .hold(0.5)])
+        let parsed = try Script(parsing: "drag -60 0.2; release; swipe next; hold 0.5")
+        #expect(written.entries.map(\.step) == parsed.entries.map(\.step))
+        let a = try Timeline(script: written, count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .easeInOut)
+        let b = try Timeline(script: parsed, count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .easeInOut)
+        #expect(a.segments == b.segments)
+    }
+}
+
+extension Script {
+    /// This script's timeline over 5 pages of 100 px.
+    func expand() throws(CarouselError) -> Timeline {
+        try Timeline(script: self, count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .easeInOut)
+    }
+}
