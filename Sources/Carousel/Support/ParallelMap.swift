@@ -7,10 +7,8 @@ extension Array where Element: Sendable {
     /// Output does not depend on scheduling: each result is stored at its element's index.
     func parallelMap<T: Sendable>(_ transform: @Sendable (Element) -> T) -> [T] {
         let slots = ResultSlots<T>(count: count)
-        withoutActuallyEscaping(transform) { transform in
-            DispatchQueue.concurrentPerform(iterations: count) { k in
-                slots.set(k, transform(self[k]))
-            }
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            slots.set(k, transform(self[k]))
         }
         return slots.values
     }
