@@ -261,8 +261,8 @@ struct CarouselRenderTests {
         #expect(gif.width == carousel.width && gif.height == carousel.height)
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
         var table = 2
-        while table < options.colors { table *= 2 }
-        #expect(gif.paletteSizes.allSatisfy { $0 <= table }, "tables padded to a power of two")
+        while table < options.colors + 1 { table *= 2 }
+        #expect(gif.paletteSizes.allSatisfy { $0 <= table }, "N colours and the transparent entry, padded to a power of two")
     }
 
     /// A transparent background takes the whole-frame path: merged frames, a transparent
@@ -287,5 +287,52 @@ struct CarouselRenderTests {
         #expect(data.contains(0x21) && [UInt8](data).indices.contains { i in
             i + 3 < data.count && data[i] == 0x21 && data[i + 1] == 0xF9 && data[i + 2] == 4 && (data[i + 3] >> 2) & 7 == 2
         }, "frames are disposed to the background")
+    }
+}
+
+/// `--colors N` gives the picture N colours, whatever the overlays and transparency need.
+struct ColorLimitTests {
+    /// A smooth gradient banner with many colours, and page dots.
+    static func gradients(_ n: Int) -> [RGBAImage] {
+        (0..<n).map { k in
+            var image = RGBAImage(width: 64, height: 32)
+            for y in 0..<32 { for x in 0..<64 { image[x, y] = RGBA(r: UInt8(x * 4), g: UInt8(y * 8), b: UInt8(60 * k)) } }
+            return image
+        }
+    }
+
+    static func firstFrameColors(_ colors: Int, dither: Dither) throws -> (count: Int, gif: Data) {
+        var options = CarouselOptions()
+        options.colors = colors
+        options.dither = dither
+        options.fps = 10
+        options.script = try Script(parsing: "hold 0.3; next 0.3")
+        let carousel = try Carousel(images: gradients(3), options: options)
+        let data = try carousel.gifData()
+        let gif = try DecodedGIF([UInt8](data))
+        var seen = Set<RGBA>()
+        for y in 0..<gif.height { for x in 0..<gif.width { seen.insert(gif.frames[0][x, y]) } }
+        return (seen.count, data)
+    }
+
+    @Test(arguments: [2, 3, 8, 16])
+    func holdShowsNColors(_ colors: Int) throws {
+        let count = try Self.firstFrameColors(colors, dither: .none).count
+        #expect(count == colors, "\(count) colours shown")
+    }
+
+    /// Larger limits: at most N colours shown (median cut may leave an entry unused).
+    @Test(arguments: [100, 256])
+    func holdShowsAtMostNColors(_ colors: Int) throws {
+        let count = try Self.firstFrameColors(colors, dither: .none).count
+        #expect(count <= colors && count > colors * 9 / 10, "\(count) colours shown")
+    }
+
+    /// With two colours the dither modes differ: the picture is not exact.
+    @Test func ditherModesDifferAtTwoColors() throws {
+        let none = try Self.firstFrameColors(2, dither: .none).gif
+        let ordered = try Self.firstFrameColors(2, dither: .ordered).gif
+        let diffusion = try Self.firstFrameColors(2, dither: .diffusion).gif
+        #expect(none != ordered && none != diffusion && ordered != diffusion)
     }
 }

@@ -13,6 +13,9 @@ public struct GIFWriter: ~Copyable {
     /// Canvas height.
     public let height: Int
 
+    /// The most entries a GIF colour table holds.
+    public static let maximumColors = 256
+
     /// Starts a GIF89a of `width x height` on `sink`, with a NETSCAPE2.0 block for `loop`.
     public init(sink: any ByteSink, name: String, width: Int, height: Int, loop: LoopMode) throws(CarouselError) {
         guard (1...65535).contains(width), (1...65535).contains(height) else {

@@ -67,8 +67,8 @@ struct SceneEncoder: Sendable {
         }
         let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
         let moving = scene.isMoving
-        let limit = moving ? SceneEncoder.moveColors(colors) : colors
-        let (palette, exact) = PaletteDesigner(maxColors: limit - 1).design(designInput, reserved: unique)
+        let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, moving: moving))
+            .design(designInput, reserved: SceneEncoder.reservations(unique, colors: colors))
         let mapper = ColorMapper(palette: palette)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0)
@@ -123,6 +123,19 @@ struct SceneEncoder: Sendable {
     /// are on screen briefly and make up most of the bytes; rests keep the full limit.
     static func moveColors(_ limit: Int) -> Int {
         max(2, limit / 2)
+    }
+
+    /// The colours a scene's picture may use: `colors` (half in motion), and the transparent
+    /// entry on top, within a GIF table's 256 entries.
+    static func pictureColors(_ colors: Int, moving: Bool) -> Int {
+        min(GIFWriter.maximumColors - 1, moving ? moveColors(colors) : colors)
+    }
+
+    /// The overlay colours kept exact in the palette: all of them when they take at most a
+    /// quarter of `colors`, otherwise none (with 2 or 3 colours the picture needs them all;
+    /// overlays then map to the nearest designed colour).
+    static func reservations(_ overlayColors: [RGBA], colors: Int) -> [RGBA] {
+        overlayColors.count * 4 <= colors ? overlayColors : []
     }
 
     /// Extra squared error a moving pixel may take to repeat its left neighbour's index.

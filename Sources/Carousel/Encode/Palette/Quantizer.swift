@@ -22,7 +22,8 @@ public struct Quantizer: Sendable {
     /// Quantizes `image`.
     public func quantize(_ image: RGBAImage) -> IndexedFrame {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
-        let slots = maxColors - (hasTransparency ? 1 : 0)
+        // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
+        let slots = hasTransparency ? min(maxColors, 255) : maxColors
         let (palette, exact) = PaletteDesigner(maxColors: slots).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
         let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette), dither: exact ? .none : dither,
