@@ -14,6 +14,7 @@ struct CarouselCommand: ParsableCommand {
     /// Parses, runs, and turns every failure into one line on stderr and an exit status:
     /// 1 for bad input, 64 for usage errors.
     static func main() {
+        SignalCleanup.install()
         let outcome = execute(Array(CommandLine.arguments.dropFirst()))
         if let output = outcome.output { print(output) }
         if let error = outcome.error { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
@@ -27,6 +28,22 @@ struct CarouselCommand: ParsableCommand {
         var error: String?
     }
 
+    /// The first line of the argument parser's message for `error`. A value with a control
+    /// character would split it, so the arguments are parsed again with such characters
+    /// escaped, and that message is used.
+    static func firstLine(of error: any Error, arguments: [String]) -> String {
+        var message = self.message(for: error)
+        let escaped = arguments.map(\.escapingControlCharacters)
+        if escaped != arguments {
+            do {
+                _ = try parseAsRoot(escaped)
+            } catch {
+                message = self.message(for: error)
+            }
+        }
+        return (message.split(separator: "\n").first.map(String.init) ?? "\(error)").escapingControlCharacters
+    }
+
     /// Runs `arguments` in process and reports the outcome instead of exiting.
     static func execute(_ arguments: [String]) -> Outcome {
         do {
@@ -34,14 +51,14 @@ struct CarouselCommand: ParsableCommand {
             try command.run()
             return Outcome(status: 0)
         } catch let error as CLIError {
-            return Outcome(status: error.status, error: error.description)
+            return Outcome(status: error.status, error: error.description.escapingControlCharacters)
         } catch let error as CarouselError {
             let line = CLIError(error)
             return Outcome(status: line.status, error: line.description)
         } catch {
             let code = exitCode(for: error)
             if code == .success { return Outcome(status: 0, output: fullMessage(for: error)) }
-            var line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            var line = firstLine(of: error, arguments: arguments)
             if line.lowercased().hasPrefix("error: ") { line = String(line.dropFirst(7)) }
             return Outcome(status: code == .validationFailure ? 64 : code.rawValue, error: line)
         }

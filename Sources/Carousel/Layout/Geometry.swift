@@ -117,8 +117,13 @@ public struct Geometry: Equatable, Sendable {
 
     /// Offset in the periodic strip at position `p` (pages): `round(p * pitch) - a`, half up.
     public func x0(at position: Double) -> Int {
-        Int((position * Double(pitch) + 0.5).rounded(.down)) - alignOffset
+        // Positions are bounded by the options' ranges; the clamp keeps a wrong one from trapping.
+        let x = (position * Double(pitch) + 0.5).rounded(.down)
+        return Int(x.isNaN ? 0 : min(Geometry.farthest, max(-Geometry.farthest, x))) - alignOffset
     }
+
+    /// The farthest strip offset represented, in pixels either way.
+    static let farthest = Double(1 << 52)
 
     /// The column of the padded strip that shows periodic-strip column `x0`.
     ///

@@ -24,9 +24,15 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
     public static let names = ["linear", "ease", "ease-in", "ease-out", "ease-in-out"]
 
     /// What `--help` and errors list as the accepted forms.
-    public static let accepted = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) or spring(DAMPING,RESPONSE)"
+    public static let accepted = "linear, ease, ease-in, ease-out, ease-in-out, cubic-bezier(x1,y1,x2,y2) (x in 0...1, y in -100...100) or spring(DAMPING,RESPONSE) (each 0.01...100)"
 
-    /// Parses a name, `cubic-bezier(x1,y1,x2,y2)` (x1 and x2 in 0...1) or `spring(DAMPING,RESPONSE)` (both > 0).
+    /// The `y` control values `cubic-bezier` accepts: overshoot, within reason.
+    public static let bezierYRange = -100.0...100.0
+    /// The damping ratios and responses (seconds) `spring` accepts.
+    public static let springRange = 0.01...100.0
+
+    /// Parses a name, `cubic-bezier(x1,y1,x2,y2)` (x1 and x2 in 0...1, y1 and y2 in -100...100)
+    /// or `spring(DAMPING,RESPONSE)` (both 0.01...100): every accepted curve gives finite values.
     public init?(_ text: String) {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         switch t {
@@ -37,10 +43,11 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         case "ease-in-out": self = .easeInOut
         default:
             if let args = Easing.arguments(t, function: "cubic-bezier"), args.count == 4,
-               (0...1).contains(args[0]), (0...1).contains(args[2]) {
+               (0...1).contains(args[0]), (0...1).contains(args[2]),
+               Easing.bezierYRange.contains(args[1]), Easing.bezierYRange.contains(args[3]) {
                 self = .cubicBezier(args[0], args[1], args[2], args[3])
             } else if let args = Easing.arguments(t, function: "spring"), args.count == 2,
-                      args[0] > 0, args[1] > 0 {
+                      Easing.springRange.contains(args[0]), Easing.springRange.contains(args[1]) {
                 self = .spring(damping: args[0], response: args[1])
             } else {
                 return nil

@@ -54,6 +54,9 @@ public struct Script: Equatable, Sendable {
     /// Where the script came from (`script`, a file name, or as the command line names it), for error messages.
     public let source: String
 
+    /// The largest script file read, in bytes.
+    public static let maximumSize = 1 << 20
+
     /// The default timeline, `autoplay 1`.
     public static let autoplay = Script(steps: [.autoplay(cycles: 1)])
 
@@ -202,11 +205,14 @@ extension Script {
     /// Reads and parses a script file; errors name the file as `name` (default: `path`), and the line and step.
     public static func load(path: String, name: String? = nil) throws(CarouselError) -> Script {
         let name = name ?? path
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            data = try InputFile.read(path, limit: Script.maximumSize)
         } catch {
-            throw .input(name, "cannot read script file: \(FileErrors.reason(error, path: path))")
+            throw .input(name, "cannot read script file: \(error.reason)")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .input(name, "cannot read script file: not UTF-8 text")
         }
         return try Script(parsing: text, source: name, isFile: true)
     }

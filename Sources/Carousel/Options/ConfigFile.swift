@@ -8,6 +8,9 @@ import Foundation
 /// name the file and the key, never a command-line flag. A relative `scriptFile` is
 /// taken relative to the config file's folder.
 public struct ConfigFile: Sendable {
+    /// The largest config file read, in bytes.
+    public static let maximumSize = 1 << 20
+
     /// The file's path, as given.
     public let path: String
     /// The options the file sets, in the order of ``OptionKey``.
@@ -18,15 +21,18 @@ public struct ConfigFile: Sendable {
         self.path = path
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            data = try InputFile.read(path, limit: ConfigFile.maximumSize)
         } catch {
-            throw .input(path, FileErrors.reason(error, path: path))
+            throw .input(path, error.reason)
         }
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try StrictJSON.parse([UInt8](data))
         } catch {
-            throw .input(path, "not valid JSON: \(ConfigFile.jsonReason(error, data: data))")
+            if let key = error.duplicateKey {
+                throw .config(file: path, key: key, reason: "given twice (\(error.description)); give each option once")
+            }
+            throw .input(path, "not valid JSON: \(error.description)")
         }
         guard case .object(let object) = root else {
             throw .config(file: path, key: "", reason: "expected a JSON object of options, e.g. {\"fps\": 25}")
@@ -78,22 +84,6 @@ public struct ConfigFile: Sendable {
         case .null, .array, .object: return nil
         }
     }
-
-    private static func jsonReason(_ error: any Error, data: Data) -> String {
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String { return detail }
-        }
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError as NSError?,
-               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                return detail
-            }
-            return context.debugDescription
-        }
-        return "\(error)"
-    }
 }
 
 extension CarouselOptions {
@@ -138,27 +128,8 @@ extension OptionKey {
 }
 
 /// A JSON value that keeps whole numbers, fractions, booleans and strings apart.
-enum JSONValue: Decodable, Sendable, CustomStringConvertible {
+enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let n = try? c.decode(Int.self) {
-            self = .int(n)
-        } else if let d = try? c.decode(Double.self) {
-            self = .double(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
-        } else {
-            self = .object(try c.decode([String: JSONValue].self))
-        }
-    }
 
     var description: String {
         switch self {

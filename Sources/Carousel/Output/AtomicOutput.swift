@@ -1,10 +1,18 @@
 import Foundation
 
-/// Writes output files so that a failed run leaves nothing behind.
+/// Writes output files so that a failed run leaves nothing behind (spec sections 5c and 6).
 ///
-/// A file is written to a temporary file beside the target and renamed into place
-/// when complete; on failure the temporary file is removed and an existing target
-/// is untouched. `-` means standard output.
+/// - A regular file or a new path: written to a temporary file beside it, created with
+///   `O_CREAT | O_EXCL` and mode 0666 (the process umask applies, which is never
+///   changed), and renamed into place when complete. An existing file keeps its
+///   permission bits. On failure the temporary file is removed and the target is untouched.
+/// - A symlink: the file it points to is replaced that way; the link stays.
+/// - Not a regular file (a FIFO, a character device, `/dev/stdout`, `/proc/self/fd/N`):
+///   written directly, streaming; it is never replaced.
+/// - `-`: standard output.
+///
+/// Temporary files and folders are registered with ``TemporaryFiles`` while in use, so
+/// a signal handler can remove them.
 public enum AtomicOutput {
     /// Runs `body` with a sink for `path`, then moves the result into place.
     public static func write(to path: String, _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
@@ -12,14 +20,23 @@ public enum AtomicOutput {
             try body(FileDescriptorSink(fd: STDOUT_FILENO, name: "<stdout>"))
             return
         }
-        let target = URL(fileURLWithPath: path)
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw .output(path, "is a folder; give a file name")
+        let target = resolve(path)
+        var info = stat()
+        if stat(target, &info) == 0 {
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFDIR { throw .output(path, "is a folder; give a file name") }
+            if kind != S_IFREG || isDescriptorPath(path) || isDescriptorPath(target) {
+                try writeDirectly(to: target, name: path, body)
+                return
+            }
         }
-        let (fd, temporary) = try makeTemporary(beside: target)
+        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
+        let (fd, temporary) = try makeTemporary(beside: target, name: path)
+        TemporaryFiles.register(temporary, isFolder: false)
+        defer { TemporaryFiles.unregister(temporary) }
         let sink = FileDescriptorSink(fd: fd, name: path)
         do throws(CarouselError) {
+            if let existingMode, fchmod(fd, existingMode) != 0 { throw .output(path, FileErrors.posixReason(errno)) }
             try body(sink)
             guard fsync(fd) == 0 || errno == EINVAL else { throw .output(path, FileErrors.posixReason(errno)) }
         } catch {
@@ -32,7 +49,7 @@ public enum AtomicOutput {
             unlink(temporary)
             throw .output(path, reason)
         }
-        guard rename(temporary, target.path) == 0 else {
+        guard rename(temporary, target) == 0 else {
             let reason = FileErrors.posixReason(errno)
             unlink(temporary)
             throw .output(path, reason)
@@ -46,19 +63,57 @@ public enum AtomicOutput {
         }
     }
 
-    /// Creates `.NAME.XXXXXX` beside `target`, readable like a normal new file (0666 less the umask).
-    static func makeTemporary(beside target: URL) throws(CarouselError) -> (Int32, String) {
-        let folder = target.deletingLastPathComponent().path
-        var template = Array((folder + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw .output(target.path, "cannot write in \(folder): \(FileErrors.posixReason(errno))")
+    /// The file `path` stands for: a symlink's final target (followed even when it does not
+    /// exist yet), otherwise `path` itself.
+    static func resolve(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            if isDescriptorPath(current) { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(current, &buffer, buffer.count - 1)
+            guard n > 0 else { return current }
+            let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let folder = (current as NSString).deletingLastPathComponent
+            current = link.hasPrefix("/") || folder.isEmpty ? link : folder + "/" + link
         }
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, 0o666 & ~mask)
-        let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return (fd, name)
+        return current
+    }
+
+    /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/*/fd/N` name open descriptors:
+    /// written through, never replaced, whatever they lead to.
+    static func isDescriptorPath(_ path: String) -> Bool {
+        path == "/dev/stdout" || path == "/dev/stderr" || path.hasPrefix("/dev/fd/")
+            || (path.hasPrefix("/proc/") && path.contains("/fd/"))
+    }
+
+    /// Streams `body` straight into an existing special file (no temporary, no rename).
+    private static func writeDirectly(to target: String, name: String,
+                                      _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
+        let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { throw .output(name, reason(errno)) }
+        do throws(CarouselError) {
+            try body(FileDescriptorSink(fd: fd, name: name))
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw .output(name, reason(errno)) }
+    }
+
+    /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask.
+    static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
+        let folder = (target as NSString).deletingLastPathComponent
+        let base = (target as NSString).lastPathComponent
+        let directory = folder.isEmpty ? "." : folder
+        for _ in 0..<100 {
+            let candidate = directory + "/." + base + "." + randomSuffix()
+            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+            if fd >= 0 { return (fd, candidate) }
+            if errno != EEXIST { throw .output(name, cannotCreate(in: directory, errno)) }
+        }
+        throw .output(name, "cannot create a temporary file in \(directory)")
     }
 
     /// Writes a folder of files atomically: built in a temporary folder beside `path`, then swapped in.
@@ -68,51 +123,96 @@ public enum AtomicOutput {
     public static func writeFolder(at path: String, isReplaceable: (String) -> Bool,
                                    _ body: (URL) throws(CarouselError) -> Void) throws(CarouselError) {
         let fm = FileManager.default
-        let target = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        let target = URL(fileURLWithPath: resolve(path), isDirectory: true).standardizedFileURL
         var isDirectory: ObjCBool = false
         let exists = fm.fileExists(atPath: target.path, isDirectory: &isDirectory)
         if exists {
             guard isDirectory.boolValue else { throw .output(path, "exists and is not a folder") }
-            let names = (try? fm.contentsOfDirectory(atPath: target.path)) ?? []
+            let names: [String]
+            do {
+                names = try fm.contentsOfDirectory(atPath: target.path)
+            } catch {
+                throw .output(path, "cannot read the folder: \(FileErrors.reason(error, path: target.path))")
+            }
             guard names.allSatisfy(isReplaceable) else {
                 throw .output(path, "folder holds other files; give a new or empty folder")
             }
         }
         let parent = target.deletingLastPathComponent().path
-        var template = Array((parent + "/." + target.lastPathComponent + ".XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw .output(path, "cannot write in \(parent): \(FileErrors.posixReason(errno))")
+        var temporaryPath: String?
+        for _ in 0..<100 {
+            let candidate = parent + "/." + target.lastPathComponent + "." + randomSuffix()
+            if mkdir(candidate, 0o777) == 0 {
+                temporaryPath = candidate
+                break
+            }
+            if errno != EEXIST { throw .output(path, cannotCreate(in: parent, errno)) }
         }
-        let temporary = URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-        let mask = umask(0)
-        umask(mask)
-        chmod(temporary.path, 0o777 & ~mask)
+        guard let temporaryPath else { throw .output(path, "cannot create a temporary folder in \(parent)") }
+        let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: true)
+        TemporaryFiles.register(temporaryPath, isFolder: true)
+        defer { TemporaryFiles.unregister(temporaryPath) }
         do throws(CarouselError) {
             try body(temporary)
         } catch {
             try? fm.removeItem(at: temporary)
             throw error
         }
-        if exists {
-            let old = temporary.path + ".old"
-            guard rename(target.path, old) == 0 else {
-                let reason = FileErrors.posixReason(errno)
-                try? fm.removeItem(at: temporary)
-                throw .output(path, reason)
-            }
-            guard rename(temporary.path, target.path) == 0 else {
-                let reason = FileErrors.posixReason(errno)
-                rename(old, target.path)
-                try? fm.removeItem(at: temporary)
-                throw .output(path, reason)
-            }
-            try? fm.removeItem(atPath: old)
-        } else {
+        guard exists else {
             guard rename(temporary.path, target.path) == 0 else {
                 let reason = FileErrors.posixReason(errno)
                 try? fm.removeItem(at: temporary)
                 throw .output(path, reason)
             }
+            return
+        }
+        let old = temporary.path + ".old"
+        guard rename(target.path, old) == 0 else {
+            let reason = FileErrors.posixReason(errno)
+            try? fm.removeItem(at: temporary)
+            throw .output(path, reason)
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let reason = FileErrors.posixReason(errno)
+            let restored = rename(old, target.path) == 0
+            try? fm.removeItem(at: temporary)
+            throw .output(path, restored ? reason : "\(reason); the previous folder is at \(old)")
+        }
+        do {
+            try fm.removeItem(atPath: old)
+        } catch {
+            throw .output(path, "written, but the previous folder could not be removed from \(old): \(FileErrors.reason(error, path: old))")
+        }
+    }
+
+    /// Six random letters and digits for a temporary name.
+    private static func randomSuffix() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<6).map { _ in alphabet[Int(generator.next(upperBound: UInt32(alphabet.count)))] })
+    }
+
+    /// An honest reason a file cannot be created in `folder`.
+    private static func cannotCreate(in folder: String, _ code: Int32) -> String {
+        var info = stat()
+        switch code {
+        case ENOENT where stat(folder, &info) != 0:
+            return "cannot write in \(folder): no such folder"
+        case ENOENT, EPERM, EINVAL:
+            return "cannot write in \(folder): its file system does not allow new files"
+        case ENOTDIR:
+            return "cannot write in \(folder): not a folder"
+        default:
+            return "cannot write in \(folder): \(reason(code))"
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        switch code {
+        case EACCES: return "permission denied"
+        case EROFS: return "read-only file system"
+        case ENOSPC: return "no space left on the device"
+        default: return FileErrors.posixReason(code)
         }
     }
 }

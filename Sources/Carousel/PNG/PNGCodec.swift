@@ -12,6 +12,9 @@ public enum PNGCodec {
     /// The cap is checked from the header, before any pixel memory is allocated.
     public static let maximumPixels = 64 * 1024 * 1024
 
+    /// The largest PNG file read, in bytes (1 GiB).
+    public static let maximumFileSize = 1 << 30
+
     /// Decodes the PNG file at `url`.
     ///
     /// 16-bit images without gamma information are taken as sRGB-encoded, as
@@ -20,9 +23,9 @@ public enum PNGCodec {
         let name = url.relativePath  // as the user gave it, e.g. "poster3.png"
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.read(url.path, limit: maximumFileSize)
         } catch {
-            throw .unreadable(file: name, reason: FileErrors.reason(error, path: name))
+            throw .unreadable(file: name, reason: error.reason)
         }
         return try decode(data, name: name, maximumPixels: maximumPixels)
     }
@@ -32,12 +35,25 @@ public enum PNGCodec {
         guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
             throw .invalid(file: name, reason: "Not a PNG file")
         }
+        let interlaced16Bit = PNGCodec.isInterlaced16Bit(data)
+        // libpng keeps `raw` from begin_read to finish_read: both happen inside this closure.
+        // For an interlaced 16-bit image only the header is read here (and the size cap
+        // checked) before the rewrite allocates anything.
+        let result: Result<RGBAImage, PNGError> = data.withUnsafeBytes { raw in
+            Result { () throws(PNGError) in
+                try read(raw, name: name, maximumPixels: maximumPixels, pixels: !interlaced16Bit)
+            }
+        }
+        let image = try result.get()
+        return interlaced16Bit ? try decodeInterlaced16Bit(data, name: name) : image
+    }
+
+    /// Reads the header from `raw` and checks the size cap; with `pixels`, decodes the image too.
+    private static func read(_ raw: UnsafeRawBufferPointer, name: String, maximumPixels: Int,
+                             pixels decodePixels: Bool) throws(PNGError) -> RGBAImage {
         var image = png_image()
         image.version = carousel_png_image_version
-        let began = data.withUnsafeBytes { raw in
-            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
-        }
-        guard began != 0 else {
+        guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
             let reason = message(of: image)
             png_image_free(&image)
             throw .invalid(file: name, reason: reason == "" ? "not a PNG file" : reason)
@@ -48,16 +64,12 @@ public enum PNGCodec {
               width <= maximumPixels, height <= maximumPixels else {
             throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
         }
+        guard decodePixels else { return RGBAImage(width: 0, height: 0) }
         image.flags |= carousel_png_flag_16bit_srgb
-        if PNGCodec.isInterlaced16Bit(data) {
-            return try decodeInterlaced16Bit(data, name: name)
-        }
         image.format = carousel_png_format_rgba
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = data.withUnsafeBytes { _ in
-            pixels.withUnsafeMutableBytes { buffer in
-                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
-            }
+        let finished = pixels.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
         }
         guard finished != 0 else {
             throw .invalid(file: name, reason: message(of: image))

@@ -29,7 +29,13 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
     case output(String, String)
 
     /// One line naming the file, option, key or step and the reason, without the `error: ` prefix.
+    ///
+    /// Control characters in the values it quotes are escaped, so it stays one line.
     public var description: String {
+        text.escapingControlCharacters
+    }
+
+    private var text: String {
         switch self {
         case .noImages:
             return "no images given"

@@ -1,0 +1,139 @@
+import Foundation
+
+/// The temporary files and folders an output is being built in, so that an interrupted
+/// or crashing run can remove them (spec section 5c).
+///
+/// ``AtomicOutput`` registers each temporary path while it is in use. The command line
+/// removes what is registered when a signal ends the run: ``removeAll()`` from an
+/// ordinary thread (SIGINT, SIGTERM, SIGHUP), ``removeAllFromSignalHandler()`` from a
+/// crash handler, where only async-signal-safe calls may be made.
+public enum TemporaryFiles {
+    /// Removes every registered temporary file and folder (a folder with its files).
+    public static func removeAll() {
+        for entry in registry.entries() {
+            if entry.isFolder {
+                try? FileManager.default.removeItem(atPath: entry.path)
+            } else {
+                unlink(entry.path)
+            }
+        }
+    }
+
+    /// Removes registered temporary files, and registered folders with the frame files a
+    /// frames folder holds (`frames.json`, `frame-00000.png` ...), using async-signal-safe
+    /// calls only (`unlink`, `rmdir`) on paths built in a stack buffer: for a crash handler.
+    public static func removeAllFromSignalHandler() {
+        let table = crashTable
+        for k in 0..<TemporaryFiles.slots {
+            let slot = table.advanced(by: k * TemporaryFiles.slotSize)
+            let kind = slot[0]
+            guard kind != 0 else { continue }
+            var length = 0
+            while slot[1 + length] != 0 { length += 1 }
+            if kind == 1 {
+                _ = slot.advanced(by: 1).withMemoryRebound(to: CChar.self, capacity: length + 1) { unlink($0) }
+                continue
+            }
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 64) { buffer in
+                for i in 0..<length { buffer[i] = CChar(bitPattern: slot[1 + i]) }
+                func remove(_ name: StaticString) -> Int32 {
+                    buffer[length] = CChar(bitPattern: UInt8(ascii: "/"))
+                    let text = name.utf8Start
+                    for i in 0..<name.utf8CodeUnitCount { buffer[length + 1 + i] = CChar(bitPattern: text[i]) }
+                    buffer[length + 1 + name.utf8CodeUnitCount] = 0
+                    return unlink(buffer.baseAddress!)
+                }
+                _ = remove("frames.json")
+                var misses = 0, n = 0
+                while misses < 1000 && n < 10_000_000 {
+                    // "frame-" + five or more digits + ".png", written without allocating.
+                    var width = 5, scale = 100_000
+                    while n >= scale { width += 1; scale *= 10 }
+                    var at = length
+                    buffer[at] = 47
+                    at += 1
+                    let prefix: StaticString = "frame-", suffix: StaticString = ".png"
+                    for i in 0..<prefix.utf8CodeUnitCount { buffer[at] = CChar(bitPattern: prefix.utf8Start[i]); at += 1 }
+                    var v = n
+                    for i in stride(from: width - 1, through: 0, by: -1) {
+                        buffer[at + i] = CChar(48 + v % 10)
+                        v /= 10
+                    }
+                    at += width
+                    for i in 0..<suffix.utf8CodeUnitCount { buffer[at] = CChar(bitPattern: suffix.utf8Start[i]); at += 1 }
+                    buffer[at] = 0
+                    misses = unlink(buffer.baseAddress!) == 0 ? 0 : misses + 1
+                    n += 1
+                }
+                buffer[length] = 0
+                rmdir(buffer.baseAddress!)
+            }
+        }
+    }
+
+    static func register(_ path: String, isFolder: Bool) {
+        registry.add(path, isFolder: isFolder)
+    }
+
+    static func unregister(_ path: String) {
+        registry.remove(path)
+    }
+
+    /// Slots of the crash table: paths a signal handler can read without allocating.
+    static let slots = 64
+    static let slotSize = 4096 + 1
+    /// Kind byte (0 empty, 1 file, 2 folder) then a NUL-terminated path, per slot.
+    nonisolated(unsafe) static let crashTable: UnsafeMutablePointer<UInt8> = {
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotSize)
+        table.initialize(repeating: 0, count: slots * slotSize)
+        return table
+    }()
+
+    private static let registry = Registry()
+
+    /// The registered paths, behind a lock; mirrored into the crash table.
+    ///
+    /// `@unchecked Sendable` is safe: `items` and the crash table are only touched while
+    /// holding `lock` (a signal handler reads the table without it, at worst seeing a
+    /// slot being written, whose kind byte is set last and cleared first).
+    private final class Registry: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [(path: String, isFolder: Bool)] = []
+
+        func add(_ path: String, isFolder: Bool) {
+            lock.lock()
+            defer { lock.unlock() }
+            items.append((path, isFolder))
+            let bytes = Array(path.utf8)
+            guard bytes.count < TemporaryFiles.slotSize - 1 else { return }
+            for k in 0..<TemporaryFiles.slots {
+                let slot = TemporaryFiles.crashTable.advanced(by: k * TemporaryFiles.slotSize)
+                guard slot[0] == 0 else { continue }
+                for (i, b) in bytes.enumerated() { slot[1 + i] = b }
+                slot[1 + bytes.count] = 0
+                slot[0] = isFolder ? 2 : 1
+                return
+            }
+        }
+
+        func remove(_ path: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            items.removeAll { $0.path == path }
+            let bytes = Array(path.utf8)
+            for k in 0..<TemporaryFiles.slots {
+                let slot = TemporaryFiles.crashTable.advanced(by: k * TemporaryFiles.slotSize)
+                guard slot[0] != 0, (0..<bytes.count).allSatisfy({ slot[1 + $0] == bytes[$0] }), slot[1 + bytes.count] == 0 else {
+                    continue
+                }
+                slot[0] = 0
+            }
+        }
+
+        func entries() -> [(path: String, isFolder: Bool)] {
+            lock.lock()
+            defer { lock.unlock() }
+            return items
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Carousel
+import Dispatch
+import Foundation
+
+/// Removes the output's temporary file or folder when a signal ends the run (spec section 5c).
+///
+/// SIGINT, SIGTERM and SIGHUP are taken on a dispatch queue, away from the frames being
+/// made: the temporaries are removed and the process exits with 128 + the signal
+/// (130, 143, 129). A crash signal removes them with async-signal-safe calls and then
+/// goes on to the handler that was there before (Swift's crash report).
+#if os(Linux)
+/// The C `struct sigaction` (its name is also the function's).
+typealias SignalAction = Glibc.sigaction
+#endif
+
+enum SignalCleanup {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+    private static let queue = DispatchQueue(label: "carousel.signals")
+
+    /// Installs the handlers; call once, before any output is written.
+    static func install() {
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
+            source.setEventHandler {
+                TemporaryFiles.removeAll()
+                _exit(128 + signalNumber)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        #if os(Linux)
+        installCrashHandlers()
+        #endif
+    }
+
+    #if os(Linux)
+    private static func installCrashHandlers() {
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
+            var action = SignalAction()
+            var previous = SignalAction()
+            action.__sigaction_handler.sa_sigaction = { number, info, context in
+                TemporaryFiles.removeAllFromSignalHandler()
+                SignalCleanup.forward(number, info, context)
+            }
+            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            sigemptyset(&action.sa_mask)
+            if sigaction(signalNumber, &action, &previous) == 0 {
+                previousActions[Int(signalNumber)] = previous
+            }
+        }
+    }
+
+    /// The crash handlers that were installed before, by signal number.
+    nonisolated(unsafe) private static var previousActions = [SignalAction](repeating: SignalAction(), count: 65)
+
+    /// Hands a crash signal to the previous handler, or re-raises it with the default action.
+    private static func forward(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
+        var previous = previousActions[Int(number)]
+        if previous.sa_flags & SA_SIGINFO != 0, let handler = previous.__sigaction_handler.sa_sigaction {
+            sigaction(number, &previous, nil)
+            handler(number, info, context)
+            return
+        }
+        signal(number, SIG_DFL)
+        raise(number)
+    }
+    #endif
+}
