@@ -18,13 +18,18 @@ public struct ConfigFile: Sendable {
 
     /// Reads and checks `path`.
     public init(path: String) throws(CarouselError) {
-        self.path = path
         let data: Data
         do {
             data = try InputFile.read(path, limit: ConfigFile.maximumSize)
         } catch {
             throw .input(path, error.reason)
         }
+        try self.init(data: data, path: path)
+    }
+
+    /// Checks `data` as the contents of a config file named `path` (for errors and relative `scriptFile`s).
+    public init(data: Data, path: String) throws(CarouselError) {
+        self.path = path
         let root: JSONValue
         do {
             root = try StrictJSON.parse([UInt8](data))

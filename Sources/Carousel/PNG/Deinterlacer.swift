@@ -1,139 +1,121 @@
 import CLibPNG
 import Foundation
 
-/// Rewrites an interlaced (Adam7) PNG as the same image without interlacing.
+/// Rewrites an interlaced (Adam7) 16-bit PNG as the same image without interlacing,
+/// streaming, so memory stays near the size of the files rather than of the pixels.
 ///
-/// libpng 1.6's simplified reader mis-orders rows when it reduces an interlaced
-/// 16-bit image to 8 bits. Rewriting the file first (inflate, undo each pass's row
-/// filters, put every pixel in place, deflate again; every other chunk kept as it
-/// was) lets libpng decode it exactly as it decodes the non-interlaced file.
+/// libpng 1.6's simplified reader mis-orders rows when it reduces an interlaced 16-bit
+/// image to 8 bits. ``PNGCodec`` therefore lets libpng read the original first, which
+/// gives the file libpng's own verdict on every chunk (the verdict it gives the
+/// non-interlaced twin), and then decodes this rewrite for the pixels. The rewrite is
+/// lenient by design: it only takes IHDR, the image data, and the chunks before the
+/// image data whose CRC is right (libpng drops an ancillary chunk with a bad CRC).
+///
+/// The pixels are never all in memory: each of the seven passes has its own inflater,
+/// positioned at the pass's start, and the image is assembled eight rows at a time
+/// (one row of each pass at most, four of pass 7) and deflated as it goes.
 enum Deinterlacer {
-    /// Why a file could not be rewritten (libpng reports the same damage when it reads it).
+    /// Why a file could not be rewritten.
     struct Failure: Error {
         let reason: String
     }
 
-    /// The non-interlaced PNG for interlaced PNG `data`.
+    /// Adam7: x0, y0, dx, dy of each pass.
+    static let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+
+    /// The non-interlaced PNG for the interlaced 16-bit PNG `data` (already accepted by libpng).
     static func rewrite(_ data: Data) throws(Failure) -> Data {
-        let bytes = [UInt8](data)
-        var chunks: [(type: String, body: ArraySlice<UInt8>)] = []
+        let result: Result<Data, Failure> = data.withUnsafeBytes { raw in
+            Result { () throws(Failure) in try rewrite(raw.bindMemory(to: UInt8.self)) }
+        }
+        return try result.get()
+    }
+
+    private static func rewrite(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure) -> Data {
+        let (header, kept, segments) = try chunks(bytes)
+        let h = header
+        let width = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
+        let height = Int(h[4]) << 24 | Int(h[5]) << 16 | Int(h[6]) << 8 | Int(h[7])
+        let colorType = Int(h[9])
+        guard h[8] == 16, let channels = [0: 1, 2: 3, 4: 2, 6: 4][colorType], width > 0, height > 0 else {
+            throw Failure(reason: "IHDR: not an interlaced 16-bit image")
+        }
+        let pixelBytes = 2 * channels
+        let stride = width * pixelBytes
+
+        // One inflater per pass over the file's own image data, each skipped to where
+        // its rows start in the raw stream.
+        var readers: [PassReader?] = []
+        defer { for k in readers.indices { readers[k]?.close() } }
+        var offset = 0
+        for p in passes {
+            let w = width > p.0 ? (width - p.0 + p.2 - 1) / p.2 : 0
+            let rows = height > p.1 ? (height - p.1 + p.3 - 1) / p.3 : 0
+            guard w > 0, rows > 0 else {
+                readers.append(nil)
+                continue
+            }
+            readers.append(try PassReader(segments: segments, skip: offset, rowLength: w * pixelBytes, pixelBytes: pixelBytes))
+            offset += rows * (1 + w * pixelBytes)
+        }
+
+        var out = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var header13 = header
+        header13[12] = 0
+        out += chunk("IHDR", header13[...])
+        for c in kept { out += chunk(c.type, c.body) }
+        var deflater = try Deflater()
+        defer { deflater.close() }
+        var row = [UInt8](repeating: 0, count: 1 + stride)  // filter type 0, then the pixels
+        for y in 0..<height {
+            for (k, p) in passes.enumerated() where y >= p.1 && (y - p.1) % p.3 == 0 {
+                guard readers[k] != nil else { continue }
+                try readers[k]!.nextRow { line in
+                    var column = 0
+                    var x = p.0
+                    while x < width {
+                        let from = column * pixelBytes, to = 1 + x * pixelBytes
+                        for b in 0..<pixelBytes { row[to + b] = line[from + b] }
+                        column += 1
+                        x += p.2
+                    }
+                }
+            }
+            try deflater.add(row) { out += chunk("IDAT", $0) }
+        }
+        try deflater.finish { out += chunk("IDAT", $0) }
+        out += chunk("IEND", [][...])
+        return out
+    }
+
+    /// IHDR's body, the chunks before the first IDAT worth keeping, and where the image data is.
+    private static func chunks(_ bytes: UnsafeBufferPointer<UInt8>) throws(Failure)
+        -> ([UInt8], [(type: String, body: ArraySlice<UInt8>)], [UnsafeBufferPointer<UInt8>]) {
+        var header: [UInt8]?
+        var kept: [(type: String, body: ArraySlice<UInt8>)] = []
+        var segments: [UnsafeBufferPointer<UInt8>] = []
         var offset = 8
         while offset + 12 <= bytes.count {
             let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard length >= 0, offset + 12 + length <= bytes.count else { throw Failure(reason: "truncated file (read beyond end of data)") }
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let stored = UInt(bytes[offset + 8 + length]) << 24 | UInt(bytes[offset + 9 + length]) << 16
-                | UInt(bytes[offset + 10 + length]) << 8 | UInt(bytes[offset + 11 + length])
-            let computed = Array(bytes[(offset + 4)..<(offset + 8 + length)]).withUnsafeBufferPointer {
-                crc32(0, $0.baseAddress, uInt($0.count))
-            }
-            guard UInt(computed) == stored else { throw Failure(reason: "\(type): CRC error") }
-            chunks.append((type, bytes[(offset + 8)..<(offset + 8 + length)]))
+            guard offset + 12 + length <= bytes.count else { break }
+            let type = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8)]), as: UTF8.self)
+            let body = UnsafeBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
             offset += 12 + length
-            if type == "IEND" { break }
-        }
-        guard let ihdr = chunks.first, ihdr.type == "IHDR", ihdr.body.count == 13 else { throw Failure(reason: "missing IHDR") }
-        let h = Array(ihdr.body)
-        let width = Int(h[0]) << 24 | Int(h[1]) << 16 | Int(h[2]) << 8 | Int(h[3])
-        let height = Int(h[4]) << 24 | Int(h[5]) << 16 | Int(h[6]) << 8 | Int(h[7])
-        let depth = Int(h[8]), colorType = Int(h[9])
-        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colorType] ?? 1
-        let bitsPerPixel = channels * depth
-        let bytesPerPixel = max(1, bitsPerPixel / 8)
-        func rowBytes(_ w: Int) -> Int { (w * bitsPerPixel + 7) / 8 }
-
-        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
-        let sizes = passes.map { p -> (w: Int, h: Int) in
-            (width > p.0 ? (width - p.0 + p.2 - 1) / p.2 : 0, height > p.1 ? (height - p.1 + p.3 - 1) / p.3 : 0)
-        }
-        let rawSize = sizes.reduce(0) { $0 + ($1.w > 0 && $1.h > 0 ? $1.h * (1 + rowBytes($1.w)) : 0) }
-        let compressed = chunks.filter { $0.type == "IDAT" }.flatMap { $0.body }
-        var raw = [UInt8](repeating: 0, count: rawSize)
-        var rawLength = uLongf(rawSize)
-        let status = raw.withUnsafeMutableBufferPointer { out in
-            compressed.withUnsafeBufferPointer { inp in
-                uncompress(out.baseAddress, &rawLength, inp.baseAddress, uLong(inp.count))
+            switch type {
+            case "IHDR" where header == nil:
+                header = Array(body)
+            case "IDAT":
+                segments.append(body)
+            case "IEND":
+                offset = bytes.count
+            default:
+                let stored = UInt(bytes[offset - 4]) << 24 | UInt(bytes[offset - 3]) << 16 | UInt(bytes[offset - 2]) << 8 | UInt(bytes[offset - 1])
+                let computed = UInt(crc32(0, bytes.baseAddress! + offset - 8 - length, uInt(length + 4)))
+                if segments.isEmpty && computed == stored && type != "IHDR" { kept.append((type, Array(body)[...])) }
             }
         }
-        guard status == Z_OK, Int(rawLength) == rawSize else { throw Failure(reason: "IDAT: invalid compressed data") }
-
-        // Unfilter each pass and place its pixels.
-        let stride = rowBytes(width)
-        var image = [UInt8](repeating: 0, count: height * stride)
-        var at = 0
-        for (p, size) in zip(passes, sizes) where size.w > 0 && size.h > 0 {
-            let length = rowBytes(size.w)
-            var previous = [UInt8](repeating: 0, count: length)
-            for row in 0..<size.h {
-                let filter = raw[at]
-                var line = Array(raw[(at + 1)..<(at + 1 + length)])
-                at += 1 + length
-                for i in 0..<length {
-                    let a = i >= bytesPerPixel ? Int(line[i - bytesPerPixel]) : 0
-                    let b = Int(previous[i])
-                    let c = i >= bytesPerPixel ? Int(previous[i - bytesPerPixel]) : 0
-                    let predictor: Int
-                    switch filter {
-                    case 0: predictor = 0
-                    case 1: predictor = a
-                    case 2: predictor = b
-                    case 3: predictor = (a + b) / 2
-                    case 4:
-                        let e = a + b - c, pa = abs(e - a), pb = abs(e - b), pc = abs(e - c)
-                        predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
-                    default: throw Failure(reason: "IDAT: unknown filter type \(filter)")
-                    }
-                    line[i] = UInt8((Int(line[i]) + predictor) & 0xFF)
-                }
-                previous = line
-                let y = p.1 + row * p.3
-                for column in 0..<size.w {
-                    let x = p.0 + column * p.2
-                    copyPixel(from: line, at: column, to: &image, row: y * stride, at: x, bits: bitsPerPixel)
-                }
-            }
-        }
-
-        // Filter type 0 rows, deflated; every chunk but IHDR, IDAT and IEND kept in place.
-        var plain = [UInt8]()
-        plain.reserveCapacity(height * (stride + 1))
-        for y in 0..<height {
-            plain.append(0)
-            plain += image[(y * stride)..<((y + 1) * stride)]
-        }
-        var deflated = [UInt8](repeating: 0, count: Int(compressBound(uLong(plain.count))))
-        var deflatedLength = uLongf(deflated.count)
-        let packed = deflated.withUnsafeMutableBufferPointer { out in
-            plain.withUnsafeBufferPointer { inp in compress2(out.baseAddress, &deflatedLength, inp.baseAddress, uLong(inp.count), 6) }
-        }
-        guard packed == Z_OK else { throw Failure(reason: "cannot rewrite interlaced image") }
-        var header = h
-        header[12] = 0
-        var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        out += chunk("IHDR", header[...])
-        var wroteData = false
-        for c in chunks.dropFirst() where c.type != "IEND" {
-            if c.type == "IDAT" {
-                if !wroteData { out += chunk("IDAT", deflated[0..<Int(deflatedLength)]) }
-                wroteData = true
-            } else {
-                out += chunk(c.type, c.body)
-            }
-        }
-        out += chunk("IEND", [][...])
-        return Data(out)
-    }
-
-    private static func copyPixel(from line: [UInt8], at column: Int, to image: inout [UInt8], row: Int, at x: Int, bits: Int) {
-        if bits >= 8 {
-            let n = bits / 8
-            for k in 0..<n { image[row + x * n + k] = line[column * n + k] }
-            return
-        }
-        let perByte = 8 / bits, mask = (1 << bits) - 1
-        let value = (Int(line[column / perByte]) >> ((perByte - 1 - column % perByte) * bits)) & mask
-        let shift = (perByte - 1 - x % perByte) * bits
-        image[row + x / perByte] = UInt8((Int(image[row + x / perByte]) & ~(mask << shift)) | (value << shift))
+        guard let header, header.count == 13 else { throw Failure(reason: "missing IHDR") }
+        return (header, kept, segments)
     }
 
     private static func chunk(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
@@ -142,8 +124,171 @@ enum Deinterlacer {
         out += typeBytes
         out += body
         var crc = crc32(0, typeBytes, uInt(typeBytes.count))
-        crc = Array(body).withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
+        crc = body.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
         out += [UInt8(crc >> 24 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         return out
+    }
+}
+
+/// The rows of one Adam7 pass, inflated and unfiltered one at a time, from the file's
+/// IDAT chunks in place (no copy of the image data).
+private struct PassReader {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private let segments: [UnsafeBufferPointer<UInt8>]
+    private var segment = 0
+    private let rowLength: Int
+    private let pixelBytes: Int
+    private var previous: [UInt8]
+    private var line: [UInt8]
+
+    /// An inflater over `segments` that has consumed the first `skip` raw bytes.
+    init(segments: [UnsafeBufferPointer<UInt8>], skip: Int, rowLength: Int, pixelBytes: Int) throws(Deinterlacer.Failure) {
+        self.segments = segments
+        self.rowLength = rowLength
+        self.pixelBytes = pixelBytes
+        previous = [UInt8](repeating: 0, count: rowLength)
+        line = [UInt8](repeating: 0, count: 1 + rowLength)
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard inflateInit_(stream, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            stream.deallocate()
+            throw Deinterlacer.Failure(reason: "IDAT: cannot start inflating")
+        }
+        var scratch = [UInt8](repeating: 0, count: 1 << 16)
+        var left = skip
+        while left > 0 {
+            let n = min(left, scratch.count)
+            try inflate(into: &scratch, count: n)
+            left -= n
+        }
+        _ = scratch
+    }
+
+    func close() {
+        inflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Fills the first `count` bytes of `buffer`, moving on through the IDAT chunks.
+    private mutating func inflate(into buffer: inout [UInt8], count: Int) throws(Deinterlacer.Failure) {
+        var failed = false
+        buffer.withUnsafeMutableBufferPointer { out in
+            stream.pointee.next_out = out.baseAddress
+            stream.pointee.avail_out = uInt(count)
+            while stream.pointee.avail_out > 0 {
+                if stream.pointee.avail_in == 0 {
+                    guard segment < segments.count else { failed = true; return }
+                    stream.pointee.next_in = UnsafeMutablePointer(mutating: segments[segment].baseAddress)
+                    stream.pointee.avail_in = uInt(segments[segment].count)
+                    segment += 1
+                    continue
+                }
+                let status = CLibPNG.inflate(stream, Z_NO_FLUSH)
+                if status == Z_STREAM_END && stream.pointee.avail_out > 0 { failed = true; return }
+                if status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR { failed = true; return }
+            }
+        }
+        if failed { throw Deinterlacer.Failure(reason: "IDAT: invalid compressed data") }
+    }
+
+    /// Hands the next row of the pass, unfiltered, to `body`.
+    mutating func nextRow(_ body: ([UInt8]) -> Void) throws(Deinterlacer.Failure) {
+        var buffer: [UInt8] = []
+        swap(&buffer, &line)
+        defer { swap(&buffer, &line) }
+        try inflate(into: &buffer, count: 1 + rowLength)
+        let filter = buffer[0]
+        let bpp = pixelBytes
+        var row = previous
+        try buffer.withUnsafeBufferPointer { raw throws(Deinterlacer.Failure) in
+            try previous.withUnsafeBufferPointer { up throws(Deinterlacer.Failure) in
+                try row.withUnsafeMutableBufferPointer { out throws(Deinterlacer.Failure) in
+                    for i in 0..<rowLength {
+                        let x = Int(raw[i + 1])
+                        let a = i >= bpp ? Int(out[i - bpp]) : 0
+                        let b = Int(up[i])
+                        let predictor: Int
+                        switch filter {
+                        case 0: predictor = 0
+                        case 1: predictor = a
+                        case 2: predictor = b
+                        case 3: predictor = (a + b) / 2
+                        case 4:
+                            let c = i >= bpp ? Int(up[i - bpp]) : 0
+                            let e = a + b - c, pa = abs(e - a), pb = abs(e - b), pc = abs(e - c)
+                            predictor = pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
+                        default: throw Deinterlacer.Failure(reason: "IDAT: unknown filter type \(filter)")
+                        }
+                        out[i] = UInt8(truncatingIfNeeded: x + predictor)
+                    }
+                }
+            }
+        }
+        previous = row
+        body(row)
+    }
+}
+
+/// Deflates rows as they come, handing out compressed data a chunk's worth (1 MiB) at a time.
+private struct Deflater {
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var pending: [UInt8] = []
+    private static let chunkSize = 1 << 20
+
+    init() throws(Deinterlacer.Failure) {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        guard deflateInit_(stream, Z_BEST_SPEED, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            stream.deallocate()
+            throw Deinterlacer.Failure(reason: "cannot start deflating")
+        }
+    }
+
+    func close() {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Compresses `bytes`; `emit` gets each full chunk of output.
+    mutating func add(_ bytes: [UInt8], emit: (ArraySlice<UInt8>) -> Void) throws(Deinterlacer.Failure) {
+        try run(bytes, flush: Z_NO_FLUSH)
+        while pending.count >= Deflater.chunkSize {
+            emit(pending[0..<Deflater.chunkSize])
+            pending.removeFirst(Deflater.chunkSize)
+        }
+    }
+
+    /// Ends the stream; `emit` gets the rest (at least one chunk, possibly empty-free).
+    mutating func finish(emit: (ArraySlice<UInt8>) -> Void) throws(Deinterlacer.Failure) {
+        try run([], flush: Z_FINISH)
+        var at = 0
+        repeat {
+            let end = min(pending.count, at + Deflater.chunkSize)
+            emit(pending[at..<end])
+            at = end
+        } while at < pending.count
+        pending = []
+    }
+
+    private mutating func run(_ bytes: [UInt8], flush: Int32) throws(Deinterlacer.Failure) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var failed = false
+        bytes.withUnsafeBufferPointer { input in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.pointee.avail_in = uInt(input.count)
+            while true {
+                let status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
+                    stream.pointee.next_out = out.baseAddress
+                    stream.pointee.avail_out = uInt(out.count)
+                    return CLibPNG.deflate(stream, flush)
+                }
+                if status == Z_STREAM_ERROR { failed = true; return }
+                pending += buffer[0..<(buffer.count - Int(stream.pointee.avail_out))]
+                if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_out != 0 && stream.pointee.avail_in == 0) {
+                    return
+                }
+            }
+        }
+        if failed { throw Deinterlacer.Failure(reason: "cannot deflate the rewrite") }
     }
 }

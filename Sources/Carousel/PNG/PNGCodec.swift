@@ -35,17 +35,14 @@ public enum PNGCodec {
         guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
             throw .invalid(file: name, reason: "Not a PNG file")
         }
-        let interlaced16Bit = PNGCodec.isInterlaced16Bit(data)
         // libpng keeps `raw` from begin_read to finish_read: both happen inside this closure.
-        // For an interlaced 16-bit image only the header is read here (and the size cap
-        // checked) before the rewrite allocates anything.
+        // An interlaced 16-bit image is read whole too, for libpng's verdict on the file;
+        // its pixels then come from the rewrite (the first result is freed before that).
         let result: Result<RGBAImage, PNGError> = data.withUnsafeBytes { raw in
-            Result { () throws(PNGError) in
-                try read(raw, name: name, maximumPixels: maximumPixels, pixels: !interlaced16Bit)
-            }
+            Result { () throws(PNGError) in try read(raw, name: name, maximumPixels: maximumPixels, pixels: true) }
         }
         let image = try result.get()
-        return interlaced16Bit ? try decodeInterlaced16Bit(data, name: name) : image
+        return PNGCodec.isInterlaced16Bit(data) ? try decodeInterlaced16Bit(data, name: name) : image
     }
 
     /// Reads the header from `raw` and checks the size cap; with `pixels`, decodes the image too.
@@ -107,8 +104,9 @@ public enum PNGCodec {
     /// Decodes an interlaced 16-bit image exactly, through its non-interlaced rewrite.
     ///
     /// libpng 1.6's simplified reader scrambles rows when it reduces an interlaced
-    /// 16-bit image to 8 bits; ``Deinterlacer`` rewrites the file without interlacing
-    /// first, and libpng then decodes it as it decodes any non-interlaced file.
+    /// 16-bit image to 8 bits; ``Deinterlacer`` rewrites the file without interlacing,
+    /// streaming, and libpng then decodes it as it decodes any non-interlaced file.
+    /// libpng has already read the original, so the verdict on its chunks is libpng's.
     private static func decodeInterlaced16Bit(_ data: Data, name: String) throws(PNGError) -> RGBAImage {
         let plain: Data
         do {
