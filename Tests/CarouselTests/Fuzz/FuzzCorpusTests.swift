@@ -1,0 +1,69 @@
+import Carousel
+import Foundation
+import Testing
+
+/// The fuzzers' seeds and every crasher they found (kept under `Regressions/`), replayed
+/// through the same entry points as `scripts/fuzz`: each must decode or parse, or be
+/// refused with an error naming it; a crash fails the whole run.
+struct FuzzCorpusTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func files(_ target: String) -> [URL] {
+        let folders = [root.appendingPathComponent("Fuzz/Seeds/\(target)"),
+                       root.appendingPathComponent("Tests/CarouselTests/Fuzz/Regressions/\(target)")]
+        return folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? [])
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        }
+    }
+
+    @Test func pngSeedsDecodeAndRegressionsAreRefused() throws {
+        let files = Self.files("png")
+        #expect(files.count >= 8)
+        for url in files {
+            let data = try Data(contentsOf: url)
+            let isSeed = url.path.contains("/Seeds/")
+            do {
+                let image = try PNGCodec.decode(data, name: url.lastPathComponent)
+                #expect(image.pixels.count == image.width * image.height * 4)
+            } catch {
+                #expect(!isSeed, "seed \(url.lastPathComponent): \(error)")
+                #expect("\(error)".hasPrefix(url.lastPathComponent + ": "))
+            }
+        }
+    }
+
+    @Test func scriptSeedsParseAndExpand() throws {
+        let files = Self.files("script")
+        #expect(files.count >= 3)
+        for url in files {
+            let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            do {
+                let script = try Script(parsing: text, source: url.lastPathComponent)
+                let timeline = try Timeline(script: script, count: 5, pitch: 343, hold: 0.5, moveDuration: 0.3, easing: .easeInOut)
+                #expect(timeline.frames(fps: 1).allSatisfy { $0.position.isFinite })
+            } catch {
+                #expect(!url.path.contains("/Seeds/"), "seed \(url.lastPathComponent): \(error)")
+                #expect(!"\(error)".contains("\n"))
+            }
+        }
+    }
+
+    @Test func configSeedsLoad() throws {
+        let files = Self.files("config")
+        #expect(files.count >= 3)
+        for url in files {
+            do {
+                let file = try ConfigFile(data: try Data(contentsOf: url), path: url.lastPathComponent)
+                var options = CarouselOptions()
+                try file.apply(to: &options)
+                try options.validate()
+            } catch {
+                let seedShouldLoad = url.path.contains("/Seeds/") && url.lastPathComponent != "nested.json"
+                #expect(!seedShouldLoad, "seed \(url.lastPathComponent): \(error)")
+                #expect("\(error)".hasPrefix(url.lastPathComponent))
+            }
+        }
+    }
+}
