@@ -8,20 +8,24 @@ let package = Package(
         .library(name: "CarouselSnapshotTesting", targets: ["CarouselSnapshotTesting"]),
         .library(name: "CarouselSamples", targets: ["CarouselSamples"]),
         .executable(name: "carousel", targets: ["CarouselCLI"]),
+        .plugin(name: "CarouselPlugin", targets: ["CarouselPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibPNG",
             pkgConfig: "libpng",
-            providers: [.apt(["libpng-dev"])]
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
+        // Debian ships libgif.pc; on macOS scripts/install-deps writes one for Homebrew's giflib.
         .systemLibrary(
             name: "CGifLib",
-            providers: [.apt(["libgif-dev"])]
+            pkgConfig: "libgif",
+            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
         .target(
             name: "Carousel",
@@ -49,6 +53,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .plugin(
+            name: "CarouselPlugin",
+            capability: .command(
+                intent: .custom(verb: "carousel", description: "Render a carousel GIF, frames or strip into the package (docs media)"),
+                permissions: [.writeToPackageDirectory(reason: "carousel writes the rendered GIF or PNG files into the package")]
+            ),
+            dependencies: ["CarouselCLI"]
+        ),
         .target(
             name: "CarouselTestSupport",
             dependencies: ["Carousel", "CGifLib"],
@@ -61,7 +73,8 @@ let package = Package(
         .testTarget(
             name: "CarouselSnapshotTestingTests",
             dependencies: ["CarouselSnapshotTesting", "Carousel", "CarouselSamples",
-                           .product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+                           .product(name: "SnapshotTesting", package: "swift-snapshot-testing")],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "CarouselCLITests",

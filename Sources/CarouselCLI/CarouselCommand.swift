@@ -8,6 +8,7 @@ struct CarouselCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "Render the infinite carousel of an iOS app (paging banner with page dots) to a GIF or PNG frames.",
+        version: Carousel.version,
         subcommands: [Render.self, Frame.self, Frames.self, Strip.self]
     )
 

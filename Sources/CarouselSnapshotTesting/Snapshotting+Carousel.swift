@@ -80,16 +80,48 @@ extension Diffing where Value == RGBAImage {
     }
 }
 
-/// Writes the images to a new folder under `$SNAPSHOT_ARTIFACTS` (or the temporary folder).
+/// Writes the images to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
+/// (or the temporary folder): named after the running test (Swift Testing), `n` counting its
+/// failed comparisons, so a rerun overwrites the same files instead of adding folders.
 private func writeArtifacts(_ files: [(String, RGBAImage)]) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
-    let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(UUID().uuidString)
+    let (file, test) = currentTest()
+    let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
+        .appendingPathComponent("\(test).\(ArtifactCounter.shared.next(file + "/" + test))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, image) in files where image.width > 0 {
         try PNGCodec.encode(image).write(to: folder.appendingPathComponent(name))
     }
     return folder
+}
+
+/// The running test's file (without `.swift`) and name (without `()`), as swift-snapshot-testing names its files.
+private func currentTest() -> (file: String, test: String) {
+    #if canImport(Testing)
+    if let test = Test.current {
+        let file = (test.sourceLocation.fileName as NSString).deletingPathExtension
+        let name = test.name.hasSuffix("()") ? String(test.name.dropLast(2)) : test.name
+        return (file, name.replacingOccurrences(of: "/", with: "_"))
+    }
+    #endif
+    return ("XCTest", "snapshot")
+}
+
+/// How many comparisons have failed in each test so far.
+///
+/// `@unchecked Sendable` is safe: `counts` is only touched while holding `lock`.
+private final class ArtifactCounter: @unchecked Sendable {
+    static let shared = ArtifactCounter()
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+
+    func next(_ key: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        counts[key, default: 0] += 1
+        return counts[key, default: 1]
+    }
 }
 
 /// Fails the running test (Swift Testing or XCTest) at the given place.

@@ -4,7 +4,7 @@ import Testing
 
 /// Runs Examples/SnapshotDemo, a separate package that depends on this one by path and
 /// snapshot-tests two frames of its banner against committed references.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: SlowTests.enabled, SlowTests.reason))
 struct ExamplePackageTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

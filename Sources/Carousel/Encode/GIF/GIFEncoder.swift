@@ -1,5 +1,5 @@
 /// The looping GIF89a encoder (giflib): one palette per scene, changed rectangles,
-/// unchanged pixels transparent (``SceneEncoder``); a transparent background takes
+/// unchanged pixels transparent (`SceneEncoder`); a transparent background takes
 /// whole frames with their own palettes instead.
 public struct GIFEncoder: AnimationEncoder {
     /// Palette size limit, 2...256.

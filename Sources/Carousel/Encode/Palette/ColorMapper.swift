@@ -10,7 +10,7 @@
 /// coarse cell that contains it).
 ///
 /// `nearest` fills its lists as it goes, so one mapper serves one thread at a time
-/// (it is not `Sendable`); ``PaletteSearch`` gives the same answers and may be shared.
+/// (it is not `Sendable`); `PaletteSearch` gives the same answers and may be shared.
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]

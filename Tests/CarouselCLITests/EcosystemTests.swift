@@ -1,0 +1,149 @@
+import Carousel
+import CarouselTestSupport
+import Foundation
+import Testing
+
+/// The ways in besides a clone: the SwiftPM command plugin, the static release archive,
+/// and the README's Swift code, built as a user would.
+@Suite(.serialized, .enabled(if: SlowTests.enabled, SlowTests.reason))
+struct EcosystemTests {
+    static let root = ExamplePackageTests.root
+
+    static func run(_ executable: String, _ arguments: [String], in folder: URL,
+                    environment: [String: String] = [:], clean: Bool = false) throws -> CLI.Result {
+        if clean {
+            // No toolchain on the paths: only the system's own programs and libraries.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            process.currentDirectoryURL = folder
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
+            let out = folder.appendingPathComponent("stdout.txt"), err = folder.appendingPathComponent("stderr.txt")
+            FileManager.default.createFile(atPath: out.path, contents: nil)
+            FileManager.default.createFile(atPath: err.path, contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: out)
+            process.standardError = try FileHandle(forWritingTo: err)
+            try process.run()
+            process.waitUntilExit()
+            return CLI.Result(status: process.terminationStatus, stdout: (try? Data(contentsOf: out)) ?? Data(),
+                              stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+        }
+        return try Subprocess.run(URL(fileURLWithPath: executable), arguments, in: folder, environment: environment, timeout: 3000)
+    }
+
+    /// A copy of an example package that depends on this checkout by its absolute path.
+    static func copyExample(_ name: String) throws -> URL {
+        let fm = FileManager.default
+        let copy = fm.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try fm.createDirectory(at: copy, withIntermediateDirectories: true)
+        let source = root.appendingPathComponent("Examples/\(name)")
+        for item in try fm.contentsOfDirectory(atPath: source.path) where ![".build", "Package.resolved"].contains(item) {
+            try fm.copyItem(at: source.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+        }
+        let manifest = copy.appendingPathComponent("Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: ".package(path: \"../..\")", with: ".package(path: \"\(root.path)\")")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        return copy
+    }
+
+    /// `swift package carousel render …` in Examples/PluginDemo writes the GIF into that package.
+    @Test func commandPluginRendersIntoThePackage() throws {
+        let copy = try Self.copyExample("PluginDemo")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let result = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel",
+                                                   "render", "--size", "160x90", "--hold", "0.3", "-o", "Docs/banner.gif"],
+                                  in: copy)
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let gif = try DecodedGIF([UInt8](try Data(contentsOf: copy.appendingPathComponent("Docs/banner.gif"))))
+        #expect(gif.width == 160 && gif.height == 90 && gif.frames.count > 1)
+    }
+
+    /// The release archive's binary renders the default carousel with no Swift toolchain
+    /// on PATH or LD_LIBRARY_PATH, links no Swift library, and says its version.
+    @Test func releaseArchiveRunsWithoutSwift() throws {
+        let made = try Self.run("/bin/bash", ["scripts/make-release"], in: Self.root)
+        #expect(made.status == 0, "\(made.stderr.suffix(2000))")
+        let archive = String(decoding: made.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(archive == "dist/carousel-\(Carousel.version)-linux-\(Self.machine()).tar.gz")
+        let unpacked = FileManager.default.temporaryDirectory.appendingPathComponent("release-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: unpacked) }
+        let tar = try Self.run("/bin/tar", ["-xzf", Self.root.appendingPathComponent(archive).path, "-C", unpacked.path], in: unpacked)
+        #expect(tar.status == 0)
+        let folder = unpacked.appendingPathComponent("carousel-\(Carousel.version)-linux-\(Self.machine())")
+        let binary = folder.appendingPathComponent("carousel").path
+        let work = unpacked.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let rendered = try Self.run(binary, ["render", "-o", "demo.gif", "--quiet"], in: work, clean: true)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let gif = try DecodedGIF([UInt8](try Data(contentsOf: work.appendingPathComponent("demo.gif"))))
+        #expect(gif.width == 640 && gif.height == 360)
+        let version = try Self.run(binary, ["--version"], in: work, clean: true)
+        #expect(String(decoding: version.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == Carousel.version)
+        let ldd = try Self.run("/usr/bin/ldd", [binary], in: work, clean: true)
+        let libraries = String(decoding: ldd.stdout, as: UTF8.self)
+        #expect(ldd.status == 0 && libraries.contains("libc.so"))
+        #expect(!libraries.lowercased().contains("swift") && !libraries.contains("libFoundation") && !libraries.contains("libdispatch"),
+                "\(libraries)")
+    }
+
+    /// Every Swift block of the README that starts with `import` compiles, in a package that
+    /// depends on this checkout: test code (with `@Test`) in a test target, the rest in a function.
+    @Test func readmeSwiftBlocksCompile() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
+            .map { $0.components(separatedBy: "\n```").first ?? "" }
+            .filter { $0.hasPrefix("import ") }
+        #expect(blocks.count >= 3, "the README's library, gesture and snapshot samples")
+        let fm = FileManager.default
+        let package = fm.temporaryDirectory.appendingPathComponent("ReadmeSamples-\(UUID().uuidString)")
+        defer { try? fm.removeItem(at: package) }
+        for folder in ["Sources/Samples", "Tests/SampleTests"] {
+            try fm.createDirectory(at: package.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        var sources = 0, tests = 0
+        for block in blocks {
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false)
+            let imports = lines.filter { $0.hasPrefix("import ") }.joined(separator: "\n")
+            let body = lines.filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
+            if block.contains("@Test") {
+                tests += 1
+                try block.write(to: package.appendingPathComponent("Tests/SampleTests/Sample\(tests).swift"), atomically: true, encoding: .utf8)
+            } else {
+                sources += 1
+                let file = "\(imports)\n\nfunc sample\(sources)() throws {\n\(body)\n}\n"
+                try file.write(to: package.appendingPathComponent("Sources/Samples/Sample\(sources).swift"), atomically: true, encoding: .utf8)
+            }
+        }
+        let identity = Self.root.lastPathComponent.lowercased()
+        let manifest = """
+        // swift-tools-version:6.0
+        import PackageDescription
+        let package = Package(
+            name: "ReadmeSamples",
+            dependencies: [
+                .package(path: "\(Self.root.path)"),
+                .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
+            ],
+            targets: [
+                .target(name: "Samples", dependencies: [.product(name: "Carousel", package: "\(identity)")]),
+                .testTarget(name: "SampleTests", dependencies: [
+                    .product(name: "Carousel", package: "\(identity)"),
+                    .product(name: "CarouselSnapshotTesting", package: "\(identity)"),
+                    .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                ]),
+            ]
+        )
+        """
+        try manifest.write(to: package.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        let built = try Self.run("/usr/bin/env", ["swift", "build", "--build-tests"], in: package)
+        #expect(built.status == 0, "\(built.stderr.suffix(3000))\(String(decoding: built.stdout, as: UTF8.self).suffix(3000))")
+    }
+
+    static func machine() -> String {
+        var info = utsname()
+        uname(&info)
+        return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
