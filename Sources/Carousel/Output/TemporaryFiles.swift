@@ -12,7 +12,13 @@ public enum TemporaryFiles {
     public static func removeAll() {
         for entry in registry.entries() {
             if entry.isFolder {
-                try? FileManager.default.removeItem(atPath: entry.path)
+                // Renamed first, so workers still writing into the old path fail instead of
+                // adding files while the folder is being emptied.
+                let doomed = entry.path + ".removing"
+                let path = rename(entry.path, doomed) == 0 ? doomed : entry.path
+                for _ in 0..<3 where FileManager.default.fileExists(atPath: path) {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
             } else {
                 unlink(entry.path)
             }
