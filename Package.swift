@@ -27,9 +27,14 @@ let package = Package(
             pkgConfig: "libgif",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]
         ),
+        .systemLibrary(
+            name: "CLibWebP",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]
+        ),
         .target(
             name: "Carousel",
-            dependencies: ["CLibPNG", "CGifLib"]
+            dependencies: ["CLibPNG", "CGifLib", "CLibWebP"]
         ),
         .target(
             name: "CarouselSnapshotTesting",
@@ -63,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "CarouselTestSupport",
-            dependencies: ["Carousel", "CGifLib"],
+            dependencies: ["Carousel", "CGifLib", "CLibWebP"],
             path: "Tests/CarouselTestSupport"
         ),
         .testTarget(

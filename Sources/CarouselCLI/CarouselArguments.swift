@@ -34,6 +34,9 @@ struct CarouselArguments: ParsableArguments {
     @Option(help: help(.touches)) var touches: TouchesMode?
     @Option(name: .customLong("touch-size"), parsing: .unconditional, help: help(.touchSize)) var touchSize: String?
     @Option(name: .customLong("touch-color"), parsing: .unconditional, help: help(.touchColor)) var touchColor: String?
+    @Option(help: help(.format)) var format: OutputFormat?
+    @Option(parsing: .unconditional, help: help(.quality)) var quality: String?
+    @Flag(help: help(.lossless)) var lossless = false
     @Option(parsing: .unconditional, help: help(.loop)) var loop: String?
     @Option(parsing: .unconditional, help: help(.colors)) var colors: String?
     @Option(help: help(.dither)) var dither: Dither?
@@ -56,7 +59,8 @@ struct CarouselArguments: ParsableArguments {
             (.scriptFile, scriptFile), (.hold, hold), (.duration, duration), (.easing, easing), (.fps, fps),
             (.dots, dots?.rawValue), (.dotsSwitch, dotsSwitch?.rawValue), (.dotSize, dotSize), (.dotGap, dotGap),
             (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.touches, touches?.rawValue),
-            (.touchSize, touchSize), (.touchColor, touchColor), (.loop, loop), (.colors, colors),
+            (.touchSize, touchSize), (.touchColor, touchColor), (.format, format?.rawValue), (.quality, quality),
+            (.lossless, lossless ? "true" : nil), (.loop, loop), (.colors, colors),
             (.dither, dither?.rawValue), (.quiet, quiet ? "true" : nil),
         ]
         return values.compactMap { key, value in value.map { (key, $0) } }
@@ -115,3 +119,4 @@ extension DotsPlacement: ExpressibleByArgument {}
 extension DotsSwitch: ExpressibleByArgument {}
 extension Dither: ExpressibleByArgument {}
 extension TouchesMode: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}

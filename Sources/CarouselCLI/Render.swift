@@ -2,24 +2,36 @@ import ArgumentParser
 import Carousel
 import Foundation
 
-/// `carousel render`: the looping GIF.
+/// `carousel render`: the looping animation, as GIF, WebP or APNG.
 struct Render: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Render the carousel as a looping GIF.")
+    static let configuration = CommandConfiguration(abstract: "Render the carousel as a looping GIF, animated WebP or APNG.")
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output GIF; - for standard output.", valueName: "OUT.gif"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.gif, .webp, .apng or .png); - for standard output, with --format.", valueName: "OUT.gif"))
     var output = "carousel.gif"
 
     func run() throws {
         let start = Date()
         let carousel = try arguments.carousel()
+        let format = try outputFormat(carousel.options.format)
+        let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0
         try AtomicOutput.write(to: output) { sink throws(CarouselError) in
-            try carousel.write(with: carousel.gifEncoder, to: sink, name: output) { done, total in reporter.frame(done, of: total) }
+            try carousel.write(with: encoder, to: sink, name: output) { done, total in reporter.frame(done, of: total) }
             bytes = (sink as? FileDescriptorSink)?.count ?? 0
         }
         reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s, \(bytes) bytes")
+    }
+
+    /// `--format`, or the format the output's extension names.
+    func outputFormat(_ given: OutputFormat?) throws(CLIError) -> OutputFormat {
+        if let given { return given }
+        if output == "-" { throw .usage("-o -: give --format gif, webp or apng for standard output") }
+        guard let format = OutputFormat(extensionOf: output) else {
+            throw .usage("-o \(output): unknown extension; use .gif, .webp, .apng or .png, or give --format gif, webp or apng")
+        }
+        return format
     }
 }

@@ -34,6 +34,11 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
+        Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "'bmp' is invalid for '--format"),
+        Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101.0"),
+        Bad(arguments: ["render", "imgs", "--lossless", "-o", "x.gif"], status: 64, says: "--lossless: applies to WebP only, not gif"),
+        Bad(arguments: ["render", "imgs", "-o", "-"], status: 64, says: "-o -: give --format gif, webp or apng for standard output"),
+        Bad(arguments: ["render", "imgs", "-o", "x.bmp"], status: 64, says: "-o x.bmp: unknown extension; use .gif, .webp, .apng or .png"),
         Bad(arguments: ["render", "imgs", "--script", "hold 1; drag"], status: 1, says: "--script: step 2 \"drag\": drag needs a distance DX"),
         Bad(arguments: ["render", "imgs", "--script", "drag far; release"], status: 1, says: "--script: step 1 \"drag far; release\"".replacingOccurrences(of: "; release", with: "") + ": \"far\" is not a distance in pixels"),
         Bad(arguments: ["render", "imgs", "--script", "drag inf; release"], status: 1, says: "step 1 \"drag inf\": \"inf\" is not a distance in pixels"),
@@ -87,7 +92,7 @@ struct EndToEndTests {
     @Test func writesToStdout() throws {
         let w = try Self.prepare()
         defer { w.remove() }
-        let result = try CLI.run(["render", "imgs", "-o", "-", "--quiet"], in: w.url)
+        let result = try CLI.run(["render", "imgs", "-o", "-", "--format", "gif", "--quiet"], in: w.url)
         #expect(result.status == 0)
         #expect(result.stdout.starts(with: Array("GIF89a".utf8)))
         #expect(try DecodedGIF([UInt8](result.stdout)).frames.count > 1)

@@ -128,7 +128,7 @@ struct HardeningTests {
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("link.gif")) == "real.gif")
         #expect(w.data("real.gif")?.starts(with: Array("GIF89a".utf8)) == true, "the target is the new GIF")
         try FileManager.default.createSymbolicLink(atPath: w.path("out"), withDestinationPath: "/proc/self/fd/1")
-        let stdout = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "out", "--quiet"], in: w.url)
+        let stdout = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "out", "--format", "gif", "--quiet"], in: w.url)
         #expect(stdout.status == 0 && stdout.stdout.starts(with: Array("GIF89a".utf8)))
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("out")) == "/proc/self/fd/1")
         #expect(w.leftovers.isEmpty)

@@ -16,10 +16,10 @@ struct OptionSurfaceTests {
         }
         // Every flag given reaches the table by its key.
         var arguments = ["render"]
-        for key in OptionKey.allCases where key != .quiet && key != .scriptFile {
+        for key in OptionKey.allCases where ![.quiet, .scriptFile, .lossless].contains(key) {
             arguments += [key.flag, Self.flagSample[key] ?? "?"]
         }
-        arguments.append("--quiet")
+        arguments += ["--quiet", "--lossless"]
         let render = try #require(try CarouselCommand.parseAsRoot(arguments) as? Render)
         #expect(Set(render.arguments.given.map(\.0)) == Set(OptionKey.allCases).subtracting([.scriptFile]))
         _ = try render.arguments.options()
@@ -30,7 +30,7 @@ struct OptionSurfaceTests {
         .background: "#101014", .script: "hold 1; next", .hold: "1.5", .duration: "300ms", .easing: "ease-out",
         .fps: "30", .dots: "footer", .dotsSwitch: "end", .dotSize: "6", .dotGap: "4", .dotColor: "#11223344",
         .dotCurrentColor: "#FF0000", .loop: "3", .colors: "64", .dither: "ordered", .touches: "none",
-        .touchSize: "30", .touchColor: "#FF000080",
+        .touchSize: "30", .touchColor: "#FF000080", .format: "webp", .quality: "90",
     ]
 
     /// A config value out of range names the file and the key; the same value as a flag names the flag.

@@ -86,6 +86,15 @@ extension CarouselOptions {
         case .dotGap: dots.gap = try number()
         case .dotColor: dots.color = try parsed(RGBA.init(hex:))
         case .dotCurrentColor: dots.currentColor = try parsed(RGBA.init(hex:))
+        case .format: format = try parsed(OutputFormat.init(rawValue:))
+        case .quality: quality = try number()
+        case .lossless:
+            switch value {
+            case .boolean(let b): lossless = b
+            case .text("true"): lossless = true
+            case .text("false"): lossless = false
+            default: throw invalid()
+            }
         case .touches: touches.mode = try parsed(TouchesMode.init(rawValue:))
         case .touchSize: touches.size = try number()
         case .touchColor: touches.color = try parsed(RGBA.init(hex:))

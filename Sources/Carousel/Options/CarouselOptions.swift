@@ -40,6 +40,12 @@ public struct CarouselOptions: Equatable, Sendable {
     public var colors = 256
     /// Dithering when a frame needs more colours than its palette.
     public var dither = Dither.none
+    /// The animated format; `nil` takes it from the output's extension.
+    public var format: OutputFormat?
+    /// WebP quality, 0...100; `nil` is the default (``WebPEncoder/defaultQuality``).
+    public var quality: Double?
+    /// Lossless WebP.
+    public var lossless = false
 
     /// The defaults of the spec.
     public init() {}
@@ -80,10 +86,13 @@ public struct CarouselOptions: Equatable, Sendable {
             return dots.gap >= 0 && dots.gap <= 1000 ? nil : "must be 0...1000, got \(dots.gap)"
         case .colors:
             return (2...256).contains(colors) ? nil : "must be 2...256, got \(colors)"
+        case .quality:
+            guard let quality else { return nil }
+            return (0...100).contains(quality) ? nil : "must be 0...100, got \(quality)"
         case .touchSize:
             return touches.size > 0 && touches.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(touches.size)"
         case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch, .dotColor,
-             .dotCurrentColor, .loop, .dither, .quiet, .touches, .touchColor:
+             .dotCurrentColor, .loop, .dither, .quiet, .touches, .touchColor, .format, .lossless:
             return nil
         }
     }

@@ -103,8 +103,10 @@ extension OptionKey {
     /// Whether a config file may give this key `value`'s JSON type.
     func acceptsJSON(_ value: OptionValue) -> Bool {
         switch (self, value) {
-        case (.quiet, .boolean): return true
-        case (.quiet, _), (_, .boolean): return false
+        case (.quiet, .boolean), (.lossless, .boolean): return true
+        case (.quiet, _), (.lossless, _), (_, .boolean): return false
+        case (.quality, .integer), (.quality, .number): return true
+        case (.quality, _): return false
         case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
              (.clones, .integer), (.loop, .integer): return true
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
@@ -125,7 +127,8 @@ extension OptionKey {
         case .loop: return "\"forever\", \"once\" or a whole number"
         case .hold, .duration: return "a number of seconds or a duration string such as \"300ms\""
         case .dotSize, .dotGap, .touchSize: return "a number"
-        case .quiet: return "true or false"
+        case .quiet, .lossless: return "true or false"
+        case .quality: return "a number from 0 to 100"
         case .size: return "a string \"WxH\""
         default: return "a string: \(expects)"
         }

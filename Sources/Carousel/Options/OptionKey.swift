@@ -12,6 +12,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
     case script, scriptFile, hold, duration, easing, fps
     case dots, dotsSwitch, dotSize, dotGap, dotColor, dotCurrentColor
     case touches, touchSize, touchColor
+    case format, quality, lossless
     case loop, colors, dither, quiet
 
     /// The command-line flag: the key in kebab case, e.g. `--item-width`.
@@ -48,6 +49,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotsSwitch: return "half|start|end"
         case .loop: return "forever|once|N"
         case .dither: return "none|ordered|diffusion"
+        case .format: return "gif|webp|apng"
+        case .quality: return "0...100"
+        case .lossless: return ""
         case .touches: return "show|none"
         case .touchSize: return "PX"
         case .touchColor: return "COLOR"
@@ -80,6 +84,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536). Default: forever."
         case .colors: return "Palette size limit, 2...256. Default: 256."
         case .dither: return "Dithering when a frame needs more colours than its palette: none, ordered (8x8 Bayer) or diffusion (Floyd-Steinberg). Default: none."
+        case .format: return "Output format of render: gif, webp or apng. Default: from the extension of -o (.gif, .webp, .apng or .png); needed with -o -."
+        case .quality: return "WebP quality, 0...100 (lossy). Default: 97, which keeps the sample banners above SSIMULACRA2 85."
+        case .lossless: return "Lossless WebP."
         case .touches: return "The touch indicator of finger gestures (drag, release, swipe): show or none. Default: show."
         case .touchSize: return "Touch indicator diameter in pixels, above 0 and at most 1000. Default: 44."
         case .touchColor: return "Touch indicator colour: #RRGGBB or #RRGGBBAA. Default: #FFFFFF80."
@@ -105,6 +112,9 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotSize, .dotGap: return "a number of pixels"
         case .loop: return "forever, once or a number of plays from 1 to 65536"
         case .dither: return "none, ordered or diffusion"
+        case .format: return "gif, webp or apng"
+        case .quality: return "a number from 0 to 100"
+        case .lossless: return "true or false"
         case .touches: return "show or none"
         case .touchSize: return "a number of pixels"
         case .touchColor: return "a colour #RRGGBB or #RRGGBBAA"

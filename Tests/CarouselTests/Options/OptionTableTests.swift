@@ -12,7 +12,7 @@ struct OptionTableTests {
         .duration: "\"300ms\"", .easing: "\"ease-out\"", .fps: "30", .dots: "\"footer\"", .dotsSwitch: "\"end\"",
         .dotSize: "6", .dotGap: "4.5", .dotColor: "\"#11223344\"", .dotCurrentColor: "\"#FF0000\"", .loop: "3",
         .colors: "64", .dither: "\"ordered\"", .quiet: "true", .touches: "\"none\"", .touchSize: "30",
-        .touchColor: "\"#FF000080\"",
+        .touchColor: "\"#FF000080\"", .format: "\"webp\"", .quality: "90", .lossless: "false",
     ]
 
     @Test func everyKeyHasAFlagHelpAndAConfigKey() throws {

@@ -1,0 +1,69 @@
+/// The animated formats `render` writes (spec section 5b).
+public enum OutputFormat: String, CaseIterable, Sendable {
+    /// GIF89a: every viewer plays it; 256 colours a frame, centisecond delays.
+    case gif
+    /// Animated WebP: full colour, lossy or lossless, millisecond delays; GitHub shows it in READMEs.
+    case webp
+    /// Animated PNG: lossless, exact delays; browsers play it.
+    case apng
+
+    /// The format an output file's extension names (`.png` is APNG for `render`), or `nil`.
+    public init?(extensionOf path: String) {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        switch name[name.index(after: dot)...].lowercased() {
+        case "gif": self = .gif
+        case "webp": self = .webp
+        case "apng", "png": self = .apng
+        default: return nil
+        }
+    }
+}
+
+import Foundation
+
+extension Carousel {
+    /// The encoder for `format` with the options' loop, palette and quality settings.
+    ///
+    /// Throws ``CarouselError/invalidOption(key:reason:)`` for settings the format does not
+    /// have (`quality` or `lossless` with a GIF or APNG) and for a size it cannot hold.
+    public func encoder(for format: OutputFormat) throws(CarouselError) -> any AnimationEncoder {
+        if format != .webp {
+            if options.lossless { throw .invalidOption(key: .lossless, reason: "applies to WebP only, not \(format.rawValue)") }
+            if options.quality != nil { throw .invalidOption(key: .quality, reason: "applies to WebP only, not \(format.rawValue)") }
+        }
+        switch format {
+        case .gif:
+            return gifEncoder
+        case .webp:
+            guard width <= WebPEncoder.maximumDimension, height <= WebPEncoder.maximumDimension else {
+                throw .invalidOption(key: .size, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; the output would be \(width)x\(height)")
+            }
+            if options.lossless, options.quality != nil {
+                throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")
+            }
+            return WebPEncoder(quality: options.quality ?? WebPEncoder.defaultQuality, lossless: options.lossless, loop: options.loop)
+        case .apng:
+            return APNGEncoder(loop: options.loop)
+        }
+    }
+
+    /// The animation in `format`, as bytes.
+    public func data(format: OutputFormat) throws(CarouselError) -> Data {
+        let sink = MemorySink()
+        try write(with: encoder(for: format), to: sink, name: "<memory>")
+        return sink.data
+    }
+
+    /// Writes the animation in `format` (default: from the extension) to `path` atomically.
+    public func write(toFile path: String, format: OutputFormat? = nil,
+                      progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
+        guard let format = format ?? OutputFormat(extensionOf: path) else {
+            throw .output(path, "unknown extension; use .gif, .webp, .apng or .png, or name the format")
+        }
+        let encoder = try encoder(for: format)
+        try AtomicOutput.write(to: path) { sink throws(CarouselError) in
+            try write(with: encoder, to: sink, name: path, progress: progress)
+        }
+    }
+}

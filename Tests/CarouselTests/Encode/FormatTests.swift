@@ -1,0 +1,105 @@
+import Carousel
+import CarouselSamples
+import CarouselTestSupport
+import Foundation
+import Testing
+
+/// Animated WebP and APNG round trips through independent decoders (libwebp's demuxer;
+/// a reader written for the tests), over the same frame plan as the GIF.
+struct FormatTests {
+    static func carousel(loop: LoopMode = .forever, quality: Double? = nil, lossless: Bool = false) throws -> Carousel {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.hold = 0.3
+        options.duration = 0.3
+        options.loop = loop
+        options.quality = quality
+        options.lossless = lossless
+        options.script = try Script(parsing: "autoplay; drag -20 0.2; release; hold 0.3")
+        return try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+    }
+
+    @Test(arguments: [("a.gif", OutputFormat.gif), ("b.webp", .webp), ("c.apng", .apng), ("d.PNG", .apng), ("e/f.Gif", .gif)])
+    func formatFromExtension(_ path: String, _ format: OutputFormat) {
+        #expect(OutputFormat(extensionOf: path) == format)
+    }
+
+    @Test(arguments: ["a.bmp", "noextension", ".gif", "dir.gif/name"])
+    func unknownExtension(_ path: String) {
+        #expect(OutputFormat(extensionOf: path) == nil)
+    }
+
+    /// APNG: every decoded frame equals the exact frame, delays are exact fractions,
+    /// frames after the first cover only what changed, and the loop count is `--loop`.
+    @Test(arguments: [LoopMode.forever, LoopMode.plays(3)!])
+    func apngIsExact(_ loop: LoopMode) throws {
+        let carousel = try Self.carousel(loop: loop)
+        let plan = carousel.plan()
+        let apng = try DecodedAPNG(try carousel.data(format: .apng))
+        #expect(apng.width == carousel.width && apng.height == carousel.height)
+        #expect(apng.plays == (loop.plays ?? 0))
+        #expect(apng.frames.count == plan.frames.count)
+        var i = 0
+        for (k, frame) in apng.frames.enumerated() {
+            let (num, den) = apng.delays[k]
+            #expect(num * plan.fps % den == 0)
+            let span = num * plan.fps / den
+            #expect(span == plan.frames[k].span, "frame \(k)")
+            #expect(differingPixels(frame, carousel.frame(index: i)) == 0, "frame \(k) (timeline \(i))")
+            i += span
+        }
+        #expect(i == carousel.frameCount)
+        #expect(apng.rects[0] == (0, 0, carousel.width, carousel.height))
+        #expect(apng.rects.dropFirst().contains { $0.2 * $0.3 < carousel.width * carousel.height }, "changed rectangles")
+    }
+
+    /// Lossless WebP: every frame exact, timestamps in milliseconds by cumulative rounding.
+    @Test func losslessWebPIsExact() throws {
+        let carousel = try Self.carousel(loop: .plays(2)!, lossless: true)
+        let plan = carousel.plan()
+        let webp = try DecodedWebP(try carousel.data(format: .webp))
+        #expect(webp.width == carousel.width && webp.height == carousel.height)
+        #expect(webp.loopCount == 2)
+        #expect(webp.frames.count == plan.frames.count)
+        for (k, frame) in webp.frames.enumerated() where k < plan.frames.count {
+            #expect(differingPixels(frame, carousel.frame(index: plan.frames[k].source)) == 0, "frame \(k)")
+            let end = plan.frames[k].source + plan.frames[k].span
+            #expect(webp.timestamps[k] == (2000 * end + plan.fps) / (2 * plan.fps), "frame \(k) ends at round(1000 i / fps) ms")
+        }
+    }
+
+    /// Lossy WebP at the default quality stays close to the exact frames of the sample banners.
+    @Test func lossyWebPIsClose() throws {
+        var options = CarouselOptions()
+        options.size = PixelSize(width: 320, height: 180)
+        options.script = try Script(parsing: "hold 0.3; next 0.3; hold 0.3")
+        let carousel = try Carousel(images: ImageInputs.load(SampleImages.urls), options: options)
+        let webp = try DecodedWebP(try carousel.data(format: .webp))
+        let plan = carousel.plan()
+        #expect(webp.frames.count == plan.frames.count)
+        #expect(webp.loopCount == 0)
+        for (k, frame) in webp.frames.enumerated() where k < plan.frames.count {
+            let exact = carousel.frame(index: plan.frames[k].source)
+            var squared = 0.0
+            for i in stride(from: 0, to: exact.pixels.count, by: 4) {
+                for c in 0..<3 { let d = Double(frame.pixels[i + c]) - Double(exact.pixels[i + c]); squared += d * d }
+            }
+            let psnr = 10 * log10(255 * 255 / (squared / Double(exact.width * exact.height * 3)))
+            #expect(psnr > 33, "frame \(k): \(psnr) dB")
+        }
+    }
+
+    /// Settings a format does not have are refused, naming the option.
+    @Test func formatOptionsAreChecked() throws {
+        #expect(throws: CarouselError.invalidOption(key: .lossless, reason: "applies to WebP only, not gif")) {
+            try Self.carousel(lossless: true).encoder(for: .gif)
+        }
+        #expect(throws: CarouselError.invalidOption(key: .quality, reason: "applies to WebP only, not apng")) {
+            try Self.carousel(quality: 80).encoder(for: .apng)
+        }
+        var options = CarouselOptions()
+        #expect(throws: CarouselError.invalidOption(key: .quality, reason: "must be 0...100, got 101.0")) {
+            try options.set(.quality, to: .text("101"))
+        }
+    }
+}
