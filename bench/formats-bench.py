@@ -48,7 +48,7 @@ def main():
         count, fps = len(info["frames"]), info["fps"]
         sample = list(range(0, count, EVERY))
         rows = []
-        for name, extra in [("GIF", []), ("WebP (default, quality 95)", []), ("WebP lossless", ["--lossless"]), ("APNG", [])]:
+        for name, extra in [("GIF", []), ("WebP (default quality)", []), ("WebP lossless", ["--lossless"]), ("APNG", [])]:
             ext = "gif" if name == "GIF" else ("apng" if name == "APNG" else "webp")
             out = folder / f"out-{len(rows)}.{ext}"
             start = time.perf_counter()

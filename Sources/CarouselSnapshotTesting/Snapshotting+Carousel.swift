@@ -83,7 +83,7 @@ extension Diffing where Value == RGBAImage {
 /// Writes the images to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
 /// (or the temporary folder): named after the running test (Swift Testing), `n` counting its
 /// failed comparisons, so a rerun overwrites the same files instead of adding folders.
-private func writeArtifacts(_ files: [(String, RGBAImage)]) throws -> URL {
+func writeArtifacts(_ files: [(String, RGBAImage)]) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
     let (file, test) = currentTest()

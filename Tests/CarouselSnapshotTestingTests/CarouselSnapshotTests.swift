@@ -6,12 +6,16 @@ import Testing
 
 struct CarouselSnapshotTests {
     /// A small carousel of flat-colour items with overlay dots (reference PNGs stay tiny).
-    static func carousel(current: RGBA = .white) throws -> Carousel {
-        let items = (0..<3).map { k in
+    static func items() -> [RGBAImage] {
+        (0..<3).map { k in
             var image = RGBAImage(width: 64, height: 32, fill: RGBA(r: UInt8(60 * k + 40), g: 120, b: UInt8(200 - 50 * k)))
             for y in 8..<24 { for x in 8..<(20 + 8 * k) { image[x, y] = RGBA(r: 250, g: 240, b: 220) } }
             return image
         }
+    }
+
+    static func carousel(current: RGBA = .white) throws -> Carousel {
+        let items = Self.items()
         var options = CarouselOptions()
         options.hold = 0.5
         options.duration = 0.4
@@ -25,6 +29,33 @@ struct CarouselSnapshotTests {
 
     @Test func framesThroughAMove() throws {
         assertSnapshot(of: try Self.carousel(), as: .frames(at: [0.4, 0.6, 0.8, 1.0]))
+    }
+
+    @Test func wholeAnimation() throws {
+        assertSnapshot(of: try Self.carousel(), as: .animation())
+    }
+
+    /// A changed dot colour fails the animation at its first frame, naming index and time
+    /// and writing the three images; a changed timing names the first frame that differs.
+    @Test func animationMismatchNamesTheFrame() throws {
+        let diffing = Diffing<AnimationSnapshot>.animation()
+        func snapshot(_ carousel: Carousel) -> AnimationSnapshot {
+            let sink = MemorySink()
+            try? carousel.write(with: APNGEncoder(), to: sink, name: "t")
+            return AnimationSnapshot(apng: sink.data)
+        }
+        let reference = snapshot(try Self.carousel())
+        #expect(reference.frames.count > 3 && diffing.diffV2(reference, reference) == nil)
+        let recoloured = snapshot(try Self.carousel(current: RGBA(r: 255, g: 0, b: 0)))
+        let message = try #require(diffing.diffV2(reference, recoloured)?.0)
+        #expect(message.hasPrefix("Carousel animation differs from its reference at frame 0 (at 0.000 s): "))
+        #expect(message.contains("Difference: ") && message.contains("carousel-snapshots/"))
+        var slower = CarouselOptions()
+        slower.hold = 0.6
+        slower.duration = 0.4
+        let retimed = snapshot(try Carousel(images: Self.items(), options: slower))
+        let timing = try #require(diffing.diffV2(reference, retimed)?.0)
+        #expect(timing.hasPrefix("Carousel animation differs from its reference: ") && timing.contains("the first that differs is frame"), "\(timing)")
     }
 
     @Test func stripOfTheCarousel() throws {

@@ -1,0 +1,84 @@
+import Carousel
+import Foundation
+import SnapshotTesting
+
+/// A whole animation as a snapshot: its distinct frames and their delays, stored as an
+/// APNG reference (a `.png` any browser plays).
+public struct AnimationSnapshot: Sendable {
+    /// The frames as shown.
+    public let frames: [RGBAImage]
+    /// Each frame's delay in seconds, as (numerator, denominator).
+    public let delays: [(numerator: Int, denominator: Int)]
+    /// The APNG bytes.
+    public let data: Data
+
+    /// The snapshot of an APNG; an unreadable one has no frames.
+    public init(apng data: Data) {
+        self.data = data
+        let decoded = try? APNGDecoder(data)
+        frames = decoded?.frames ?? []
+        delays = decoded?.delays ?? []
+    }
+
+    /// When frame `k` starts, in seconds.
+    func start(of k: Int) -> Double {
+        delays.prefix(k).reduce(0) { $0 + Double($1.numerator) / Double($1.denominator) }
+    }
+}
+
+extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
+    /// The whole animation: every distinct frame and its delay, stored as an APNG under
+    /// `__Snapshots__/` and compared frame by frame (pixels under `tolerance`, delays exactly).
+    ///
+    /// A mismatch names the first differing frame, by index and time, and writes that
+    /// frame's reference, actual and difference PNGs as ``frame(at:tolerance:fileID:filePath:line:column:)`` does.
+    public static func animation(tolerance: FrameTolerance = .exact) -> Snapshotting {
+        Snapshotting(pathExtension: "png", diffing: .animation(tolerance: tolerance)) { carousel in
+            let sink = MemorySink()
+            try? carousel.write(with: APNGEncoder(loop: carousel.options.loop), to: sink, name: "<snapshot>")
+            return AnimationSnapshot(apng: sink.data)
+        }
+    }
+}
+
+extension Diffing where Value == AnimationSnapshot {
+    /// Compares two animations: frame count, each delay, each frame's pixels within `tolerance`.
+    public static func animation(tolerance: FrameTolerance = .exact) -> Diffing {
+        .diff(
+            toData: { $0.data },
+            fromData: { AnimationSnapshot(apng: $0) },
+            diffV2: { reference, actual in
+                guard !reference.frames.isEmpty else {
+                    return ("Carousel animation does not match its reference: the reference could not be read as an APNG.", [])
+                }
+                if reference.frames.count != actual.frames.count {
+                    let shared = min(reference.frames.count, actual.frames.count)
+                    let first = (0..<shared).first { reference.frames[$0] != actual.frames[$0] } ?? shared
+                    return ("Carousel animation differs from its reference: \(actual.frames.count) frames, the reference has "
+                        + "\(reference.frames.count); the first that differs is frame \(first).", [])
+                }
+                for k in reference.frames.indices {
+                    let r = reference.delays[k], a = actual.delays[k]
+                    if r.numerator * a.denominator != a.numerator * r.denominator {
+                        return ("Carousel animation differs from its reference: frame \(k) (at \(String(format: "%.3f", actual.start(of: k))) s) "
+                            + "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s.", [])
+                    }
+                    let comparison = ImageComparison(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
+                    guard !comparison.matches(tolerance) else { continue }
+                    var message = "Carousel animation differs from its reference at frame \(k) "
+                        + "(at \(String(format: "%.3f", actual.start(of: k))) s): " + comparison.summary(tolerance)
+                    let difference = ImageComparison.differenceImage(reference: reference.frames[k], actual: actual.frames[k],
+                                                                     tolerance: tolerance)
+                    let files = [("reference.png", reference.frames[k]), ("actual.png", actual.frames[k]), ("difference.png", difference)]
+                    if let folder = try? writeArtifacts(files) {
+                        message += "\nReference:  \(folder.appendingPathComponent("reference.png").path)"
+                        message += "\nActual:     \(folder.appendingPathComponent("actual.png").path)"
+                        message += "\nDifference: \(folder.appendingPathComponent("difference.png").path)"
+                    }
+                    return (message, [])
+                }
+                return nil
+            }
+        )
+    }
+}
