@@ -188,3 +188,50 @@ struct ProgressTests {
         #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
     }
 }
+
+/// WebP and APNG read back by Pillow, a decoder independent of libwebp's demuxer API use
+/// and of this project's APNG reader: frame count, delays, loop count, pixels of frame 0.
+struct PillowReadBackTests {
+    static var pillow: Bool {
+        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import PIL"],
+                             in: FileManager.default.temporaryDirectory).status) == 0
+    }
+
+    @Test(arguments: ["webp", "apng"])
+    func pillowReadsTheAnimation(_ format: String) throws {
+        guard Self.pillow else {
+            print("skipped: Pillow is not installed (pip install pillow)")
+            return
+        }
+        let w = try Workspace()
+        defer { w.remove() }
+        let extra = format == "webp" ? ["--lossless"] : []
+        let rendered = try CLI.run(["render", "imgs", "--fps", "20", "--hold", "0.5", "--duration", "0.25", "--loop", "3",
+                                    "-o", "out.\(format)", "--quiet"] + extra, in: w.url)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        let frame0 = try CLI.run(["frame", "imgs", "--fps", "20", "--hold", "0.5", "--duration", "0.25", "--at", "0",
+                                  "-o", "frame0.png", "--quiet"], in: w.url)
+        #expect(frame0.status == 0)
+        let script = """
+        from PIL import Image, ImageChops
+        im = Image.open("out.\(format)")
+        durations = []
+        for k in range(im.n_frames):
+            im.seek(k)
+            im.load()
+            durations.append(im.info.get("duration", 0))
+        im.seek(0)
+        same = ImageChops.difference(im.convert("RGBA"), Image.open("frame0.png").convert("RGBA")).getbbox() is None
+        print(im.n_frames, round(sum(durations)), im.info.get("loop"), same)
+        """
+        let read = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url)
+        #expect(read.status == 0, "\(read.stderr)")
+        let fields = String(decoding: read.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        // 3 pages: 3 holds and 3 moves of 5 frames each at 20 fps: 10 + 5 per page, 2.25 s.
+        #expect(fields.count == 4)
+        #expect(Int(fields.first ?? "") ?? 0 > 3, "several distinct frames")
+        #expect(fields.dropFirst().first == "2250", "total duration in ms")
+        #expect(fields.dropFirst(2).first == "3", "--loop 3 is three plays")
+        #expect(fields.last == "True", "frame 0 is exact")
+    }
+}
