@@ -110,4 +110,29 @@ public struct RGBAImage: Equatable, Sendable {
         }
         return out
     }
+
+    /// The bounding box of the pixels that differ from `other` (of the same size), as
+    /// (left, top, width, height); width 0 when none do.
+    public func changedRect(from other: RGBAImage) -> (left: Int, top: Int, width: Int, height: Int) {
+        var x0 = width, x1 = -1, y0 = height, y1 = -1
+        pixels.withUnsafeBytes { ra in
+            other.pixels.withUnsafeBytes { rb in
+                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
+                for y in 0..<height {
+                    let row = y * width
+                    var first = -1, last = -1
+                    for x in 0..<width where pa[row + x] != pb[row + x] {
+                        if first < 0 { first = x }
+                        last = x
+                    }
+                    guard first >= 0 else { continue }
+                    x0 = min(x0, first)
+                    x1 = max(x1, last)
+                    y0 = min(y0, y)
+                    y1 = y
+                }
+            }
+        }
+        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
+    }
 }

@@ -31,7 +31,7 @@ public struct APNGEncoder: AnimationEncoder {
         var previous: RGBAImage?
         for (k, frame) in plan.frames.enumerated() {
             let exact = plan.picture(frame.source)
-            let rect = previous.map { APNGEncoder.changedRect(exact, $0) } ?? (0, 0, exact.width, exact.height)
+            let rect = previous.map { exact.changedRect(from: $0) } ?? (0, 0, exact.width, exact.height)
             let (left, top, width, height) = rect.2 > 0 ? rect : (0, 0, 1, 1)
             let part = width == exact.width && height == exact.height ? exact
                 : exact.cropped(x: left, y: top, width: width, height: height)
@@ -84,30 +84,6 @@ public struct APNGEncoder: AnimationEncoder {
             den = max(1, (den + 1) / 2)
         }
         return (UInt16(num), UInt16(den))
-    }
-
-    /// The bounding box of pixels that differ, as (left, top, width, height); width 0 when none do.
-    static func changedRect(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, Int, Int) {
-        var x0 = a.width, x1 = -1, y0 = a.height, y1 = -1
-        a.pixels.withUnsafeBytes { ra in
-            b.pixels.withUnsafeBytes { rb in
-                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
-                for y in 0..<a.height {
-                    let row = y * a.width
-                    var first = -1, last = -1
-                    for x in 0..<a.width where pa[row + x] != pb[row + x] {
-                        if first < 0 { first = x }
-                        last = x
-                    }
-                    guard first >= 0 else { continue }
-                    x0 = min(x0, first)
-                    x1 = max(x1, last)
-                    y0 = min(y0, y)
-                    y1 = y
-                }
-            }
-        }
-        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
     }
 
     /// The chunks of a PNG libpng wrote.

@@ -147,7 +147,7 @@ struct SceneEncoder: Sendable {
                  scene: PreparedScene) -> (frame: IndexedFrame, left: Int, top: Int) {
         let layerHeight = plan.layer.height
         let width = exact.width
-        let rect = previous.map { changedRect(exact, $0) } ?? (0, 0, width, exact.height)
+        let rect = previous.map { exact.changedRect(from: $0) } ?? (0, 0, width, exact.height)
         let transparent = UInt8(scene.transparentIndex)
         guard rect.2 > 0 else {
             return (IndexedFrame(width: 1, height: 1, palette: scene.palette + [.clear], indices: [transparent],
@@ -188,29 +188,5 @@ struct SceneEncoder: Sendable {
         }
         return (IndexedFrame(width: w, height: h, palette: scene.palette + [.clear], indices: indices,
                              transparentIndex: scene.transparentIndex), left, top)
-    }
-
-    /// The bounding box of pixels that differ, as (left, top, width, height); width 0 when none do.
-    func changedRect(_ a: RGBAImage, _ b: RGBAImage) -> (Int, Int, Int, Int) {
-        var x0 = a.width, x1 = -1, y0 = a.height, y1 = -1
-        a.pixels.withUnsafeBytes { ra in
-            b.pixels.withUnsafeBytes { rb in
-                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
-                for y in 0..<a.height {
-                    let row = y * a.width
-                    var first = -1, last = -1
-                    for x in 0..<a.width where pa[row + x] != pb[row + x] {
-                        if first < 0 { first = x }
-                        last = x
-                    }
-                    guard first >= 0 else { continue }
-                    x0 = min(x0, first)
-                    x1 = max(x1, last)
-                    y0 = min(y0, y)
-                    y1 = y
-                }
-            }
-        }
-        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
     }
 }
