@@ -14,6 +14,8 @@ typealias SignalAction = Glibc.sigaction
 #endif
 
 enum SignalCleanup {
+    // `nonisolated(unsafe)` is safe for both: they are written once, by `install()` on the
+    // main thread before any work starts, and only read afterwards.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     private static let queue = DispatchQueue(label: "carousel.signals")
 

@@ -89,6 +89,9 @@ public enum TemporaryFiles {
     static let slots = 64
     static let slotSize = 4096 + 1
     /// Kind byte (0 empty, 1 file, 2 folder) then a NUL-terminated path, per slot.
+    ///
+    /// `nonisolated(unsafe)`: the pointer itself never changes; the bytes behind it are
+    /// written only under the registry's lock and read without it only by a crash handler.
     nonisolated(unsafe) static let crashTable: UnsafeMutablePointer<UInt8> = {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotSize)
         table.initialize(repeating: 0, count: slots * slotSize)
