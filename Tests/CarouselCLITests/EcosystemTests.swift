@@ -147,3 +147,44 @@ struct EcosystemTests {
         return withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 }
+
+/// Lossy WebP at the default quality keeps the sample banners at SSIMULACRA2 >= 85 on
+/// average (spec 5b), scored by the `ssimulacra2` Python package on every 12th frame.
+@Suite(.enabled(if: SlowTests.enabled, SlowTests.reason))
+struct WebPQualityTests {
+    @Test func defaultQualityScores85() throws {
+        let probe = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import ssimulacra2, PIL"],
+                                       in: FileManager.default.temporaryDirectory)
+        guard probe.status == 0 else {
+            print("skipped: python3 with ssimulacra2 and Pillow is needed (pip install ssimulacra2 pillow)")
+            return
+        }
+        let w = try Workspace()
+        defer { w.remove() }
+        for arguments in [["render", "-o", "banner.webp", "--quiet"], ["frames", "-o", "exact", "--quiet"]] {
+            let result = try CLI.run(arguments, in: w.url)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let script = """
+        import json
+        from PIL import Image
+        from ssimulacra2 import compute_ssimulacra2
+        info = json.load(open("exact/frames.json"))
+        im = Image.open("banner.webp")
+        ends, t = [], 0
+        for k in range(im.n_frames):
+            im.seek(k); im.load(); t += im.info["duration"]; ends.append(t)
+        scores = []
+        for f in info["frames"][::12]:
+            start = f["index"] * 1000 / info["fps"]
+            im.seek(next(k for k, e in enumerate(ends) if e > start + 0.5)); im.load()
+            im.convert("RGB").save("shown.png")
+            scores.append(compute_ssimulacra2("exact/frame-%05d.png" % f["index"], "shown.png"))
+        print(sum(scores) / len(scores), min(scores), len(scores))
+        """
+        let scored = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url, timeout: 600)
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let fields = String(decoding: scored.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
+        #expect(fields.count == 3 && fields[0] >= 85, "SSIMULACRA2 mean, worst, frames: \(fields)")
+    }
+}
