@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark of carousel's GIF encoder against ffmpeg's palettegen/paletteuse pipeline.
+"""Benchmark of carousel's compact GIF encoding (`--dither none`) against ffmpeg's palettegen/paletteuse pipeline.
 
     python3 bench/encoder-bench.py            # builds carousel into .build-bench first
     CAROUSEL_BIN=/path/to/carousel python3 bench/encoder-bench.py
@@ -22,6 +22,7 @@ REPEATS = 3
 PHOTOS = ["astronaut.png", "chelsea.png", "coffee.png", "motorcycle_left.png", "rocket.jpg"]
 OPTIONS = ["--size", f"{W}x{H}", "--hold", "1.5", "--duration", "0.5", "--easing", "ease-in-out",
            "--fps", str(FPS), "--dots", "none"]
+COMPACT = ["--dither", "none"]   # the compact encoding; bench/quality-bench.py measures the default
 X_EXPR = ("round(640+mod((floor(t/2)+if(lt(t-2*floor(t/2),1.5),0,"
           "0.5-0.5*cos(PI*(t-2*floor(t/2)-1.5)/0.5)))*640,3200))")
 FILTER = (f"crop={W}:{H}:x='{X_EXPR}':y=0,split[a][b];[a]palettegen=stats_mode=diff[p];"
@@ -336,7 +337,7 @@ def main():
     notes = [f"carousel: {exe}", f"photos: {', '.join(PHOTOS)} from {wheel.name if wheel else 'the cache'}"]
 
     def ours_cmd(out, *extra):
-        return [exe, "render", *inputs, *OPTIONS, *extra, "-o", out, "--quiet"]
+        return [exe, "render", *inputs, *OPTIONS, *COMPACT, *extra, "-o", out, "--quiet"]
 
     exact, exact_delays, crops = references(exe, inputs, notes)
     ours_s, ffmpeg_s, im_s, gsc_s = wall_times(ours_cmd)

@@ -1,44 +1,114 @@
 #!/usr/bin/env python3
-"""A quick look at one GIF setting: bytes and SSIMULACRA2 of the sample banners' GIF.
+"""A quick look at one GIF setting on one workload of quality-bench.py: bytes and SSIMULACRA2.
 
-    CAROUSEL_BIN=.build/release/carousel python3 bench/quality-probe.py [RENDER OPTIONS...]
-    e.g.  python3 bench/quality-probe.py --dither ordered
+    CAROUSEL_BIN=.build/release/carousel python3 bench/quality-probe.py [WORKLOAD] [RENDER OPTIONS...]
+    e.g.  python3 bench/quality-probe.py gradients --dither none
 
-Renders the default sample carousel with the given options, expands the GIF to timeline
-frames by its delays (Pillow), and scores every 8th frame against `carousel frames`
-with SSIMULACRA2, split into hold and move frames. For trying an encoder lever in a
-minute; bench/quality-bench.py is the full comparison with ffmpeg and pngquant.
+WORKLOAD is samples (the default), photos or gradients, with quality-bench.py's images
+and options; RENDER OPTIONS are added to them. The probe renders the GIF, expands it to
+timeline frames by its delays and scores quality-bench.py's sampled frames against the
+exact frames with SSIMULACRA2, beside pngquant's score on each of those frames. It
+prints one line: bytes (and the ratio to ffmpeg's GIF), the mean and worst score, the
+hold and move means, pngquant's mean, and how many frames fall more than 5 below
+pngquant's. The exact frames, pngquant's frames and ffmpeg's GIF are made once and
+kept in bench/.cache/probe/WORKLOAD (delete the folder after changing `carousel frames`
+or the workload). For trying an encoder lever in a minute or two; quality-bench.py is
+the full comparison.
 """
-import importlib.util, json, os, subprocess, sys, tempfile
+import importlib.util, json, os, subprocess, sys, tempfile, time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-
-from ssimulacra2 import compute_ssimulacra2
 
 BENCH = Path(__file__).resolve().parent
 
 
+def load(name, file):
+    spec = importlib.util.spec_from_file_location(name, BENCH / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+quality = load("quality_bench", "quality-bench.py")
+formats = load("formats_bench", "formats-bench.py")
+from ssimulacra2 import compute_ssimulacra2
+
+
+def score(pair):
+    reference, test = pair
+    return float(compute_ssimulacra2(reference, test))
+
+
+def prepare(exe, work, folder):
+    """Exact frames, the sampled frames, pngquant's scores and ffmpeg's bytes, made once per workload."""
+    done = folder / "probe.json"
+    if done.exists():
+        return json.loads(done.read_text())
+    folder.mkdir(parents=True, exist_ok=True)
+    quality.run(work.carousel(exe, "frames", "-o", folder / "exact"))
+    info = json.loads((folder / "exact" / "frames.json").read_text())
+    picked, _ = quality.sample(quality.phases(info["frames"]))
+    (folder / "pngquant").mkdir(exist_ok=True)
+    pairs = []
+    for k in picked:
+        src, dst = folder / "exact" / f"frame-{k:05d}.png", folder / "pngquant" / f"frame-{k:05d}.png"
+        quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
+        pairs.append((str(src), str(dst)))
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        pngquant = list(pool.map(score, pairs))
+    w, h = info["width"], info["height"]
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = Path(tmp) / "exact.rgb"
+        with open(raw, "wb") as out:
+            for f in info["frames"]:
+                image = quality.Image.open(folder / "exact" / f"frame-{f['index']:05d}.png").convert("RGB")
+                out.write(image.tobytes())
+        quality.run(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}",
+                     "-framerate", str(info["fps"]), "-i", raw, "-filter_complex", quality.FFMPEG_FILTER,
+                     "-loop", "0", folder / "ffmpeg.gif"])
+    result = {"picked": picked, "pngquant": pngquant, "ffmpeg_bytes": (folder / "ffmpeg.gif").stat().st_size,
+              "fps": info["fps"], "phase": quality.phases(info["frames"]), "count": len(info["frames"])}
+    done.write_text(json.dumps(result))
+    return result
+
+
 def main():
-    options = sys.argv[1:]
-    spec = importlib.util.spec_from_file_location("formats_bench", BENCH / "formats-bench.py")
-    formats = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(formats)
+    args = sys.argv[1:]
+    name = args.pop(0) if args and not args[0].startswith("-") else "samples"
     exe = os.environ.get("CAROUSEL_BIN", ".build/release/carousel")
-    with tempfile.TemporaryDirectory() as folder:
-        folder = Path(folder)
-        subprocess.run([exe, "frames", *options, "-o", str(folder / "exact"), "--quiet"], check=True)
-        info = json.loads((folder / "exact" / "frames.json").read_text())
-        gif = folder / "out.gif"
-        subprocess.run([exe, "render", *options, "-o", str(gif), "--quiet"], check=True)
-        frames = formats.frames_of(gif, len(info["frames"]), info["fps"])
-        scores = {"hold": [], "move": []}
-        for i in range(0, len(frames), 8):
-            frames[i].save(folder / "d.png")
-            score = compute_ssimulacra2(str(folder / "exact" / f"frame-{i:05d}.png"), str(folder / "d.png"))
-            scores["move" if info["frames"][i]["phase"] == "move" else "hold"].append(score)
-        every = scores["hold"] + scores["move"]
-        print(f"{' '.join(options) or '(defaults)'}: {gif.stat().st_size:,} bytes; SSIMULACRA2 mean {sum(every) / len(every):.1f}, "
-              f"worst {min(every):.1f}; holds {sum(scores['hold']) / len(scores['hold']):.1f}, "
-              f"moves {sum(scores['move']) / max(1, len(scores['move'])):.1f} ({len(every)} frames)")
+    works = [w for w in quality.workloads([name]) if w.name == name]
+    if not works:
+        sys.exit(f"quality-probe: no workload named {name} (samples, photos, gradients)")
+    work = works[0]
+    folder = quality.CACHE / "probe" / name
+    ref = prepare(exe, work, folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        gif = tmp / "out.gif"
+        started = time.perf_counter()
+        quality.run([*work.carousel(exe, "render", *args), "-o", gif])
+        seconds = time.perf_counter() - started
+        size = gif.stat().st_size
+        frames = formats.frames_of(gif, ref["count"], ref["fps"])
+        pairs = []
+        for k in ref["picked"]:
+            frames[k].save(tmp / f"d-{k}.png")
+            pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
+        with ProcessPoolExecutor(os.cpu_count()) as pool:
+            scores = list(pool.map(score, pairs))
+    phase = [ref["phase"][k] for k in ref["picked"]]
+    holds = [s for s, p in zip(scores, phase) if p == "hold"]
+    moves = [s for s, p in zip(scores, phase) if p == "move"]
+    below = [(k, s, q) for k, s, q in zip(ref["picked"], scores, ref["pngquant"]) if s < q - quality.PER_FRAME_MARGIN]
+    worst_gap = min(s - q for s, q in zip(scores, ref["pngquant"]))
+    print(f"{name} {' '.join(args) or '(defaults)'}: {size:,} bytes ({size / ref['ffmpeg_bytes']:.3f}x ffmpeg), "
+          f"{seconds:.2f} s; SSIMULACRA2 mean {sum(scores) / len(scores):.2f} (pngquant "
+          f"{sum(ref['pngquant']) / len(scores):.2f}), worst {min(scores):.2f}; holds "
+          f"{sum(holds) / max(1, len(holds)):.2f}, moves {sum(moves) / max(1, len(moves)):.2f}; "
+          f"{len(below)} of {len(scores)} frames more than 5 below pngquant (worst gap {worst_gap:.1f})")
+    gaps = sorted(zip(ref["picked"], scores, ref["pngquant"]), key=lambda x: x[1] - x[2])[:3]
+    print("largest gaps (frame: carousel / pngquant): " +
+          ", ".join(f"{k} ({ref['phase'][k]}): {s:.1f} / {q:.1f}" for k, s, q in gaps))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ public struct DecodedGIF {
     public var delays: [Int]
     /// Local colour table sizes.
     public var paletteSizes: [Int]
+    /// Each frame's colour table.
+    public var palettes: [[RGBA]]
     /// Each frame's rectangle on the canvas: left, top, width, height.
     public var rects: [(left: Int, top: Int, width: Int, height: Int)]
 
@@ -38,6 +40,7 @@ public struct DecodedGIF {
         frames = []
         delays = []
         paletteSizes = []
+        palettes = []
         rects = []
         var canvas = RGBAImage(width: width, height: height)
         for i in 0..<Int(gif.pointee.ImageCount) {
@@ -58,6 +61,10 @@ public struct DecodedGIF {
             rects.append((Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height)))
             guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { throw Failure(description: "frame \(i) has no colour map") }
             paletteSizes.append(Int(map.pointee.ColorCount))
+            palettes.append((0..<Int(map.pointee.ColorCount)).map {
+                let c = map.pointee.Colors[$0]
+                return RGBA(r: c.Red, g: c.Green, b: c.Blue)
+            })
             for y in 0..<Int(desc.Height) {
                 for x in 0..<Int(desc.Width) {
                     let index = Int(saved.RasterBits[y * Int(desc.Width) + x])

@@ -39,7 +39,7 @@ public struct CarouselOptions: Equatable, Sendable {
     /// Palette size limit, 2...256.
     public var colors = 256
     /// Dithering when a frame needs more colours than its palette.
-    public var dither = Dither.none
+    public var dither = Dither.ordered
     /// The animated format; `nil` takes it from the output's extension.
     public var format: OutputFormat?
     /// WebP quality, 0...100; `nil` is the default (``WebPEncoder/defaultQuality``).

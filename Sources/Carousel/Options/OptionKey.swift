@@ -83,7 +83,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotCurrentColor: return "Colour of the current dot: #RRGGBB or #RRGGBBAA. Default: #FFFFFF."
         case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536). Default: forever."
         case .colors: return "Palette size limit, 2...256. Default: 256."
-        case .dither: return "Dithering when a frame needs more colours than its palette: none, ordered (8x8 Bayer) or diffusion (Floyd-Steinberg). Default: none."
+        case .dither: return "Dithering when a frame needs more colours than its palette: none, ordered (a 2x2 pattern fixed to the content) or diffusion (Floyd-Steinberg). Default: ordered."
         case .format: return "Output format of render: gif, webp or apng. Default: from the extension of -o (.gif, .webp, .apng or .png); needed with -o -."
         case .quality: return "WebP quality, 0...100 (lossy). Default: 97, which keeps the sample banners above SSIMULACRA2 85."
         case .lossless: return "Lossless WebP."

@@ -55,4 +55,75 @@ struct QuantizerTests {
         for y in 0..<50 { for x in 0..<50 { image[x, y] = RGBA(r: UInt8(x * 5), g: UInt8(y * 5), b: UInt8(x * y % 256)) } }
         #expect(Quantizer(maxColors: 32).quantize(image) == Quantizer(maxColors: 32).quantize(image))
     }
+
+    /// The eight corners of the RGB cube: every colour inside is a mix of them.
+    static let corners: [RGBA] = (0..<8).map { (k: Int) -> RGBA in
+        RGBA(r: k & 1 == 0 ? 0 : 255, g: k & 2 == 0 ? 0 : 255, b: k & 4 == 0 ? 0 : 255)
+    }
+
+    /// Ordered dithering mixes entries so each 2x2 cell averages to the colour in all three
+    /// channels, where the nearest entry alone is far off.
+    @Test(arguments: [RGBA(r: 64, g: 128, b: 192), RGBA(r: 200, g: 30, b: 90), RGBA(r: 128, g: 128, b: 128)])
+    func orderedCellsAverageToTheColour(_ color: RGBA) {
+        let image = RGBAImage(width: 8, height: 8, fill: color)
+        let mapper = ColorMapper(palette: Self.corners)
+        let indices = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil)
+        let nearest = Self.corners[Int(mapper.nearest(Int32(color.r), Int32(color.g), Int32(color.b)))]
+        func distance(_ a: (Double, Double, Double), _ c: RGBA) -> Double {
+            let d = (a.0 - Double(c.r), a.1 - Double(c.g), a.2 - Double(c.b))
+            return (d.0 * d.0 + d.1 * d.1 + d.2 * d.2).squareRoot()
+        }
+        let undithered = distance((Double(nearest.r), Double(nearest.g), Double(nearest.b)), color)
+        for cy in stride(from: 0, to: 8, by: 2) {
+            for cx in stride(from: 0, to: 8, by: 2) {
+                var sum = (0.0, 0.0, 0.0)
+                for (x, y) in [(cx, cy), (cx + 1, cy), (cx, cy + 1), (cx + 1, cy + 1)] {
+                    let c = Self.corners[Int(indices[y * 8 + x])]
+                    sum = (sum.0 + Double(c.r) / 4, sum.1 + Double(c.g) / 4, sum.2 + Double(c.b) / 4)
+                }
+                #expect(distance(sum, color) < 0.6 * undithered, "cell (\(cx), \(cy)): mean \(sum), colour \(color)")
+                // Four entries of 0 or 255 reach every channel within a quarter of 255.
+                #expect(abs(sum.0 - Double(color.r)) <= 64 && abs(sum.1 - Double(color.g)) <= 64
+                        && abs(sum.2 - Double(color.b)) <= 64, "cell (\(cx), \(cy)): mean \(sum), colour \(color)")
+            }
+        }
+    }
+
+    /// Colours the palette holds exactly stay clean: no pattern on flat areas or solid shapes.
+    @Test func orderedKeepsPaletteColoursClean() {
+        let palette = [RGBA(r: 10, g: 20, b: 30), RGBA(r: 200, g: 100, b: 50), RGBA(r: 255, g: 255, b: 255), RGBA(r: 0, g: 0, b: 0)]
+        var image = RGBAImage(width: 24, height: 12)
+        for y in 0..<12 {
+            for x in 0..<24 { image[x, y] = palette[(x / 6 + y / 6) % palette.count] }
+        }
+        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil)
+        for y in 0..<12 {
+            for x in 0..<24 { #expect(palette[Int(indices[y * 24 + x])] == image[x, y]) }
+        }
+    }
+
+    /// The pattern is fixed to the picture, not to the image cut from it: a crop mapped with
+    /// its column as `originX` gets exactly the indices of the same pixels mapped whole.
+    @Test(arguments: [1, 6, 7])
+    func orderedPatternTravelsWithTheContent(_ offset: Int) {
+        var strip = RGBAImage(width: 48, height: 6)
+        for y in 0..<6 {
+            for x in 0..<48 { strip[x, y] = RGBA(r: UInt8(x * 5), g: UInt8(40 + y * 20), b: UInt8(200 - x * 3)) }
+        }
+        let palette = (0..<16).map { (k: Int) -> RGBA in
+            RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 12), b: UInt8((k * 53) % 256))
+        }
+        let whole = Quantizer.map(strip, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil)
+        let crop = strip.cropped(x: offset, width: 32, height: 6)
+        let part = Quantizer.map(crop, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil,
+                                 originX: offset)
+        for y in 0..<6 {
+            for x in 0..<32 { #expect(part[y * 32 + x] == whole[y * 48 + x + offset], "(\(x), \(y))") }
+        }
+        // Without the origin, an odd offset shifts the pattern against the content.
+        if offset % 2 == 1 {
+            let unanchored = Quantizer.map(crop, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil)
+            #expect(unanchored != part)
+        }
+    }
 }

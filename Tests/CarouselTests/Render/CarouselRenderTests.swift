@@ -43,6 +43,24 @@ struct CarouselRenderTests {
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 20) }.reduce(0, +))
     }
 
+    /// A move passes between two pictures; each of its frames gets a palette of its own, for
+    /// what it shows, and every palette may use the full `--colors` limit.
+    @Test func movingFramesGetTheirOwnPalettes() throws {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.hold = 0.2
+        options.duration = 0.4
+        #expect(options.dither == .ordered, "the default dither")
+        let carousel = try Carousel(images: Fixtures.items(2, width: 96, height: 48), options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        // A hold (one merged frame), then the move's frames: 0.4 s at 20 fps.
+        #expect(gif.frames.count >= 9)
+        for k in 1..<9 {
+            #expect(gif.palettes[k] != gif.palettes[k - 1], "GIF frames \(k - 1) and \(k) share a palette")
+            #expect(gif.paletteSizes[k] == 256, "frame \(k): 255 colours and the transparent entry")
+        }
+    }
+
     /// Scenes and frames are encoded in parallel; the bytes must not depend on scheduling.
     @Test(arguments: Dither.allCases)
     func sameInputSameBytes(_ dither: Dither) throws {

@@ -62,13 +62,14 @@ public final class ColorMapper {
         var k = start
         while k < end {
             let e = Int(candidates[k])
-            let dr = rgb[e * 3] - r, dg = rgb[e * 3 + 1] - g, db = rgb[e * 3 + 2] - b
-            let d = dr * dr + dg * dg + db * db
+            // Wrapping arithmetic: channels are 0...255, so nothing overflows.
+            let dr = rgb[e &* 3] &- r, dg = rgb[e &* 3 &+ 1] &- g, db = rgb[e &* 3 &+ 2] &- b
+            let d = dr &* dr &+ dg &* dg &+ db &* db
             if d < bestDistance {
                 bestDistance = d
                 best = e
             }
-            k += 1
+            k &+= 1
         }
         return indexOf[best]
     }
@@ -77,27 +78,33 @@ public final class ColorMapper {
     private var coarseCount = [UInt16](repeating: 0, count: 8 * 8 * 8)
     private var coarseCandidates: [UInt8] = []
 
-    /// Lists into `list` the entries among `from` that can be nearest in the box of side
-    /// `size` at `low`; returns how many.
-    private func candidates(in low: (Int32, Int32, Int32), size: Int32, from: some Collection<Int>,
-                            into list: inout [UInt8]) -> UInt16 {
-        @inline(__always) func span(_ v: Int32, _ low: Int32) -> (Int32, Int32) {
-            let high = low + size - 1
-            let near = v < low ? low - v : (v > high ? v - high : 0)
-            let far = max(abs(v - low), abs(v - high))
-            return (near * near, far * far)
+    /// Writes to `out` the entries among `from` that can be nearest somewhere in the box
+    /// of side `size` at `low`; returns how many.
+    private func candidates(in low: (Int32, Int32, Int32), size: Int32, from: UnsafeBufferPointer<UInt8>,
+                            into out: UnsafeMutablePointer<UInt8>) -> Int {
+        // Wrapping arithmetic: channels and box corners are 0...255, so nothing overflows.
+        let high = (low.0 &+ size &- 1, low.1 &+ size &- 1, low.2 &+ size &- 1)
+        @inline(__always) func far(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
+            let d = max(v &- low, high &- v)
+            return d &* d
+        }
+        @inline(__always) func near(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
+            let d = max(0, max(low &- v, v &- high))
+            return d &* d
         }
         var threshold = Int32.max
         for e in from {
-            let (_, fr) = span(pr[e], low.0), (_, fg) = span(pg[e], low.1), (_, fb) = span(pb[e], low.2)
-            threshold = min(threshold, fr + fg + fb)
+            let k = Int(e) &* 3
+            threshold = min(threshold, far(rgb[k], low.0, high.0) &+ far(rgb[k &+ 1], low.1, high.1)
+                                       &+ far(rgb[k &+ 2], low.2, high.2))
         }
-        var count: UInt16 = 0
+        var count = 0
         for e in from {
-            let (nr, _) = span(pr[e], low.0), (ng, _) = span(pg[e], low.1), (nb, _) = span(pb[e], low.2)
-            if nr + ng + nb <= threshold {
-                list.append(UInt8(e))
-                count += 1
+            let k = Int(e) &* 3
+            if near(rgb[k], low.0, high.0) &+ near(rgb[k &+ 1], low.1, high.1) &+ near(rgb[k &+ 2], low.2, high.2)
+                <= threshold {
+                out[count] = e
+                count &+= 1
             }
         }
         return count
@@ -106,25 +113,32 @@ public final class ColorMapper {
     private func fill(_ cell: Int) {
         let r = Int32((cell >> 10) & 31), g = Int32((cell >> 5) & 31), b = Int32(cell & 31)
         let coarse = Int((r >> 2) << 6 | (g >> 2) << 3 | (b >> 2))
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        defer { scratch.deallocate() }
         if coarseStart[coarse] < 0 {
+            let all = (0..<pr.count).map { UInt8($0) }
+            let n = all.withUnsafeBufferPointer {
+                candidates(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32, from: $0, into: scratch)
+            }
             coarseStart[coarse] = Int32(coarseCandidates.count)
-            coarseCount[coarse] = candidates(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32,
-                                             from: 0..<pr.count, into: &coarseCandidates)
+            coarseCount[coarse] = UInt16(n)
+            coarseCandidates.append(contentsOf: UnsafeBufferPointer(start: scratch, count: n))
         }
         let start = Int(coarseStart[coarse])
-        let parent = coarseCandidates[start..<(start + Int(coarseCount[coarse]))].map { Int($0) }
-        var list: [UInt8] = []
-        let count = candidates(in: (r << 3, g << 3, b << 3), size: 8, from: parent, into: &list)
-        if candidateCount + list.count > candidateCapacity {
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(candidateCapacity * 2, candidateCount + list.count))
+        let count = coarseCandidates.withUnsafeBufferPointer {
+            candidates(in: (r << 3, g << 3, b << 3), size: 8,
+                       from: UnsafeBufferPointer(rebasing: $0[start..<(start + Int(coarseCount[coarse]))]), into: scratch)
+        }
+        if candidateCount + count > candidateCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(candidateCapacity * 2, candidateCount + count))
             grown.initialize(from: candidates, count: candidateCount)
             candidates.deallocate()
             candidates = grown
-            candidateCapacity = max(candidateCapacity * 2, candidateCount + list.count)
+            candidateCapacity = max(candidateCapacity * 2, candidateCount + count)
         }
-        for (i, e) in list.enumerated() { candidates[candidateCount + i] = e }
+        (candidates + candidateCount).initialize(from: scratch, count: count)
         cellStart[cell] = Int32(candidateCount)
-        cellCount[cell] = count
-        candidateCount += list.count
+        cellCount[cell] = UInt16(count)
+        candidateCount += count
     }
 }

@@ -57,25 +57,42 @@ struct Histogram {
     private(set) var bins: [Bin] = []
 
     init(_ image: RGBAImage) {
-        var counts = [Int32](repeating: 0, count: 1 << 18)
-        var sums = [Int32](repeating: 0, count: 3 << 18)
+        // Each used cell gets a slot, in order of first use: count and the three channel sums.
+        let slotOf = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
+        slotOf.initialize(repeating: -1, count: 1 << 18)
+        defer { slotOf.deallocate() }
+        let capacity = min(image.width * image.height, 1 << 18)
+        let sums = UnsafeMutablePointer<Int64>.allocate(capacity: max(1, capacity) * 4)
+        defer { sums.deallocate() }
+        var used = 0
         image.pixels.withUnsafeBufferPointer { p in
             var i = 0
             while i < p.count {
                 if p[i + 3] >= 128 {
-                    let key = Int(p[i] >> 2) << 12 | Int(p[i + 1] >> 2) << 6 | Int(p[i + 2] >> 2)
-                    counts[key] += 1
-                    sums[key * 3] += Int32(p[i])
-                    sums[key * 3 + 1] += Int32(p[i + 1])
-                    sums[key * 3 + 2] += Int32(p[i + 2])
+                    let r = Int64(p[i]), g = Int64(p[i + 1]), b = Int64(p[i + 2])
+                    let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
+                    var slot = Int(slotOf[key])
+                    if slot < 0 {
+                        slot = used
+                        used &+= 1
+                        slotOf[key] = Int32(slot)
+                        (sums + slot &* 4).initialize(repeating: 0, count: 4)
+                    }
+                    let s = sums + slot &* 4
+                    s[0] &+= 1
+                    s[1] &+= r
+                    s[2] &+= g
+                    s[3] &+= b
                 }
-                i += 4
+                i &+= 4
             }
         }
-        for key in 0..<counts.count where counts[key] > 0 {
-            let n = Double(counts[key])
-            bins.append(Bin(count: n, r: Double(sums[key * 3]) / n, g: Double(sums[key * 3 + 1]) / n,
-                            b: Double(sums[key * 3 + 2]) / n))
+        // In cell order, so the bins do not depend on pixel order.
+        bins.reserveCapacity(used)
+        for key in 0..<(1 << 18) where slotOf[key] >= 0 {
+            let s = sums + Int(slotOf[key]) * 4
+            let n = Double(s[0])
+            bins.append(Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n))
         }
     }
 

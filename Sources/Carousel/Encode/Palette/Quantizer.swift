@@ -54,12 +54,13 @@ public struct Quantizer: Sendable {
     /// Maps every pixel of `image` to a palette index: nearest colour, with `dither`;
     /// pixels with alpha below 128 to `transparentIndex` when there is one. `runSlack`
     /// (no dithering only) lets a pixel repeat its left neighbour's index at that much
-    /// extra squared error.
+    /// extra squared error. `originX` is the image's column in the picture it was cut
+    /// from: ordered dithering fixes its pattern to that picture.
     public static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
-                           runSlack: Int32 = 0) -> [UInt8] {
+                           runSlack: Int32 = 0, originX: Int = 0) -> [UInt8] {
         switch dither {
         case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
-        case .ordered: return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex)
+        case .ordered: return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
@@ -102,26 +103,94 @@ public struct Quantizer: Sendable {
         return indices
     }
 
-    /// Ordered dithering: each pixel is offset by its 8x8 Bayer threshold, scaled to the
-    /// palette's typical spacing, before the nearest-colour lookup.
-    private static func mapOrdered(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?) -> [UInt8] {
-        let spread = 255.0 / Foundation.cbrt(Double(mapper.palette.count)) / 5
-        let offsets = bayer8.map { Int32(((Double($0) + 0.5) / 64 - 0.5) * spread) }
-        var indices = [UInt8](repeating: 0, count: image.width * image.height)
-        let p = image.pixels
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let i = y * image.width + x, o = i * 4
-                if p[o + 3] < 128, let t = transparentIndex {
-                    indices[i] = UInt8(t)
-                    continue
+    /// Ordered dithering by mixing palette entries (Knoll's pattern dithering), with a 2x2
+    /// Bayer pattern fixed to the content.
+    ///
+    /// For each colour, four candidate entries are chosen one after another, each the entry
+    /// nearest to the colour plus the error the candidates so far leave, so their mean
+    /// approximates the colour in all three channels (a mix of two entries along one line
+    /// would leave blotches where the colour lies off that line). The candidates are sorted
+    /// by luma and a pixel shows the one its Bayer value selects. Colours the palette holds
+    /// exactly stay clean (every candidate is that entry), so flat areas and solid shapes
+    /// cost no noise. The pattern is indexed by (`originX` + x, y): with `originX` the
+    /// image's position in a larger picture (the strip), the pattern travels with the
+    /// content as it moves.
+    private static func mapOrdered(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?,
+                                   originX: Int) -> [UInt8] {
+        let w = image.width, h = image.height
+        var indices = [UInt8](repeating: 0, count: w * h)
+        let transparent = UInt8(transparentIndex ?? 0)
+        let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+        // Candidates by colour, in a direct-mapped cache (images have far fewer colours than pixels).
+        let cacheBits = 15
+        var cacheKeys = [UInt32](repeating: .max, count: 1 << cacheBits)
+        var cacheMixes = [UInt32](repeating: 0, count: 1 << cacheBits)
+        image.pixels.withUnsafeBufferPointer { p in
+            indices.withUnsafeMutableBufferPointer { out in
+                palette.withUnsafeBufferPointer { palette in
+                    var lastKey: UInt32 = .max, candidates: UInt32 = 0
+                    for y in 0..<h {
+                        // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
+                        let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
+                        let evenFirst = (originX & 1) == 0
+                        for x in 0..<w {
+                            let i = y &* w &+ x, o = i &* 4
+                            if p[o + 3] < 128, transparentIndex != nil {
+                                out[i] = transparent
+                                continue
+                            }
+                            let key = UInt32(p[o]) << 16 | UInt32(p[o + 1]) << 8 | UInt32(p[o + 2])
+                            if key != lastKey {
+                                lastKey = key
+                                let slot = Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits))
+                                if cacheKeys[slot] == key {
+                                    candidates = cacheMixes[slot]
+                                } else {
+                                    candidates = mix(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]), mapper: mapper,
+                                                     palette: palette)
+                                    cacheKeys[slot] = key
+                                    cacheMixes[slot] = candidates
+                                }
+                            }
+                            let shift = ((x & 1) == 0) == evenFirst ? even : odd
+                            out[i] = UInt8(truncatingIfNeeded: candidates >> shift)
+                        }
+                    }
                 }
-                let offset = offsets[(y & 7) * 8 + (x & 7)]
-                indices[i] = mapper.nearest(min(255, max(0, Int32(p[o]) + offset)), min(255, max(0, Int32(p[o + 1]) + offset)),
-                                            min(255, max(0, Int32(p[o + 2]) + offset)))
             }
         }
         return indices
+    }
+
+    /// Four entries whose mean approximates (r, g, b), sorted by luma (then index), one per
+    /// byte from the lowest.
+    @inline(__always)
+    private static func mix(_ r: Int32, _ g: Int32, _ b: Int32, mapper: ColorMapper,
+                            palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
+        var er: Int32 = 0, eg: Int32 = 0, eb: Int32 = 0
+        var keys: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
+        for k in 0..<4 {
+            let c = mapper.nearest(min(255, max(0, r &+ er)), min(255, max(0, g &+ eg)), min(255, max(0, b &+ eb)))
+            let q = palette[Int(c)]
+            er &+= r &- q.0
+            eg &+= g &- q.1
+            eb &+= b &- q.2
+            // Luma (at most 255000) above the index: distinct keys, ordered by luma then index.
+            let key = (q.0 &* 299 &+ q.1 &* 587 &+ q.2 &* 114) << 8 | Int32(c)
+            switch k {
+            case 0: keys.0 = key
+            case 1: keys.1 = key
+            case 2: keys.2 = key
+            default: keys.3 = key
+            }
+        }
+        // A sorting network for four.
+        if keys.0 > keys.1 { swap(&keys.0, &keys.1) }
+        if keys.2 > keys.3 { swap(&keys.2, &keys.3) }
+        if keys.0 > keys.2 { swap(&keys.0, &keys.2) }
+        if keys.1 > keys.3 { swap(&keys.1, &keys.3) }
+        if keys.1 > keys.2 { swap(&keys.1, &keys.2) }
+        return UInt32(keys.0 & 0xFF) | UInt32(keys.1 & 0xFF) << 8 | UInt32(keys.2 & 0xFF) << 16 | UInt32(keys.3 & 0xFF) << 24
     }
 
     /// Floyd–Steinberg error diffusion with a serpentine scan; the carried error is
