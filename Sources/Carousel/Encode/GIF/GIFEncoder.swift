@@ -1,4 +1,5 @@
-/// The looping GIF89a encoder (giflib): one palette per scene, changed rectangles,
+/// The looping GIF89a encoder (giflib): a palette per hold and per moving frame (per
+/// move with `.none`, the compact encoding), changed rectangles,
 /// unchanged pixels transparent (`SceneEncoder`); a transparent background takes
 /// whole frames with their own palettes instead.
 public struct GIFEncoder: AnimationEncoder {
@@ -10,7 +11,7 @@ public struct GIFEncoder: AnimationEncoder {
     public var loop: LoopMode
 
     /// An encoder with the given palette limit, dithering and loop.
-    public init(colors: Int = 256, dither: Dither = .none, loop: LoopMode = .forever) {
+    public init(colors: Int = 256, dither: Dither = .ordered, loop: LoopMode = .forever) {
         self.colors = min(256, max(2, colors))
         self.dither = dither
         self.loop = loop
@@ -33,12 +34,14 @@ public struct GIFEncoder: AnimationEncoder {
 
     /// The path for a transparent background: every planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
-    /// since transparency there means the background, not "unchanged").
+    /// since transparency there means the background, not "unchanged"). The dither
+    /// pattern is fixed to the strip.
     private func writeWholeFrames(_ plan: FramePlan, to writer: borrowing GIFWriter,
                                   progress: (Int, Int) -> Void) throws(CarouselError) {
         let quantizer = Quantizer(maxColors: colors, dither: dither)
         for (k, frame) in plan.frames.enumerated() {
-            try writer.write(quantizer.quantize(plan.picture(frame.source)), delay: frame.delay, clearAfter: true)
+            let picture = quantizer.quantize(plan.picture(frame.source), originX: frame.layerX)
+            try writer.write(picture, delay: frame.delay, clearAfter: true)
             progress(plan.framesDone(through: k), plan.timelineFrames)
         }
     }

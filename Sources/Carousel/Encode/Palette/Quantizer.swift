@@ -19,15 +19,16 @@ public struct Quantizer: Sendable {
         self.dither = dither
     }
 
-    /// Quantizes `image`.
-    public func quantize(_ image: RGBAImage) -> IndexedFrame {
+    /// Quantizes `image`; `originX` is its column in the picture it was cut from, to
+    /// which ordered dithering fixes its pattern.
+    public func quantize(_ image: RGBAImage, originX: Int = 0) -> IndexedFrame {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
         // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
         let slots = hasTransparency ? min(maxColors, 255) : maxColors
         let (palette, exact) = PaletteDesigner(maxColors: slots).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
         let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette), dither: exact ? .none : dither,
-                                    transparentIndex: transparentIndex)
+                                    transparentIndex: transparentIndex, originX: originX)
         return IndexedFrame(width: image.width, height: image.height,
                             palette: hasTransparency ? palette + [.clear] : palette,
                             indices: indices, transparentIndex: transparentIndex)
