@@ -86,7 +86,8 @@ struct SceneEncoder: Sendable {
         let designInput = RGBAImage(width: sample.count / 4, height: 1, pixels: sample)
         let moving = group.isMoving
         let compact = dither == .none
-        let refinements = moving && !compact ? SceneEncoder.moveRefinements : PaletteDesigner.defaultRefinements
+        let refinements = compact ? PaletteDesigner.defaultRefinements
+            : (moving ? SceneEncoder.moveRefinements : SceneEncoder.holdRefinements)
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
                                                refinements: refinements)
             .design(designInput, reserved: SceneEncoder.reservations(unique, colors: colors))
@@ -145,9 +146,13 @@ struct SceneEncoder: Sendable {
     /// move, 85.7 with one per frame). A palette per frame costs one palette design per frame.
     static let movePaletteFrames = 1
 
-    /// k-means passes for a moving frame's palette: one (a second gained 0.01 SSIMULACRA2
-    /// on the sample banners' move frames for about a tenth of the encoding time).
-    static let moveRefinements = 1
+    /// k-means passes when dithering, for a hold's palette and a moving frame's. Measured
+    /// with `bench/quality-probe.py` (SSIMULACRA2 means, holds / moves passes): 2 / 1 gave
+    /// photos 77.45 and gradients 76.08; 4 / 2 gave 77.86 and 76.41 (the sample banners
+    /// 87.24 and 87.22); 5 / 3 gave 78.05 and 76.54; 12 / 8 gave photos 78.30. Each pass
+    /// builds a new nearest-colour index, so each costs time.
+    static let holdRefinements = 4
+    static let moveRefinements = 2
 
     /// The colours a group's picture may use: `colors` (half of it when `halved`: a move
     /// in the compact encoding), and the transparent entry on top, within a GIF table's
