@@ -53,8 +53,9 @@ struct SceneEncoder: Sendable {
         let backgroundIndex: UInt8
     }
 
-    /// Designs the group's palette and maps its region.
-    func prepare(_ group: PaletteGroup) -> PreparedScene {
+    /// Designs the group's palette and maps its region; `picture` gives the picture of a
+    /// planned frame (by index into the plan's frames).
+    func prepare(_ group: PaletteGroup, picture: (Int) -> RGBAImage) -> PreparedScene {
         let frames = plan.frames[group.frames]
         let layerHeight = plan.layer.height
         let xs = frames.map(\.layerX)
@@ -67,8 +68,8 @@ struct SceneEncoder: Sendable {
         // The palette also sees the overlays as drawn in this group's frames (edges blend with the content).
         var sample = region.pixels
         if !plan.reservedColors.isEmpty || frames.contains(where: { !$0.overlayBoxes.isEmpty }) {
-            for frame in frames {
-                let image = plan.picture(frame.source)
+            for (k, frame) in zip(group.frames, frames) {
+                let image = picture(k)
                 for box in frame.overlayBoxes {
                     let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
                     let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
@@ -93,7 +94,7 @@ struct SceneEncoder: Sendable {
             .design(designInput, reserved: SceneEncoder.reservations(unique, colors: colors))
         let mapper = ColorMapper(palette: palette)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    runSlack: moving && compact && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX)
+                                    runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX)
         return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
                              search: PaletteSearch(palette: palette), transparentIndex: palette.count,
                              backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
@@ -114,13 +115,22 @@ struct SceneEncoder: Sendable {
             let slice = Array(groups[start..<min(groups.count, start + batch)])
             // One task per group: its palette and mapping, then its frames, composed and LZW-encoded.
             let encoded = slice.parallelMap { group -> [Result<EncodedFrame, CarouselError>] in
-                let scene = prepare(group)
+                // The last picture made is kept: a one-frame group's picture serves both its
+                // palette (overlay pixels) and its GIF frame.
+                var made: (index: Int, image: RGBAImage)?
+                func picture(_ k: Int) -> RGBAImage {
+                    if let made, made.index == k { return made.image }
+                    let image = plan.picture(frames[k].source)
+                    made = (k, image)
+                    return image
+                }
+                let scene = prepare(group, picture: picture)
                 let first = group.frames.lowerBound
                 var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
                 var results: [Result<EncodedFrame, CarouselError>] = []
                 for k in group.frames {
                     let frame = frames[k]
-                    let exact = plan.picture(frame.source)
+                    let exact = picture(k)
                     let indexed = compose(frame, exact: exact, previous: previous, scene: scene)
                     previous = exact
                     results.append(Result { () throws(CarouselError) in

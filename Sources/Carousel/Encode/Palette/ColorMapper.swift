@@ -14,8 +14,8 @@
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
-    private let pr: [Int32], pg: [Int32], pb: [Int32]
-    private let indexOf: [UInt8]
+    /// Every entry's index, the candidates of a coarse cell before it is narrowed.
+    private let entries: [UInt8]
     // Lookup tables in manually managed memory: the hot path reads them without
     // bounds or exclusivity checks. Freed in deinit.
     private let cellStart = UnsafeMutablePointer<Int32>.allocate(capacity: 32 * 32 * 32)
@@ -24,23 +24,21 @@ public final class ColorMapper {
     private var candidates: UnsafeMutablePointer<UInt8>
     private var candidateCount = 0
     private var candidateCapacity = 4096
+    /// One cell's list while it is built (at most 256 entries).
+    private let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
 
     /// A mapper over `palette` (1...256 entries); an empty palette maps everything to black at index 0.
     public init(palette: [RGBA]) {
         let palette = palette.isEmpty ? [RGBA.black] : palette
         self.palette = palette
-        let usable = Array(palette.indices)
-        pr = usable.map { Int32(palette[$0].r) }
-        pg = usable.map { Int32(palette[$0].g) }
-        pb = usable.map { Int32(palette[$0].b) }
-        indexOf = usable.map { UInt8($0) }
+        entries = palette.indices.map { UInt8($0) }
         cellStart.initialize(repeating: -1, count: 32 * 32 * 32)
         cellCount.initialize(repeating: 0, count: 32 * 32 * 32)
-        rgb = .allocate(capacity: max(1, usable.count) * 3)
-        for (e, k) in usable.enumerated() {
-            rgb[e * 3] = Int32(palette[k].r)
-            rgb[e * 3 + 1] = Int32(palette[k].g)
-            rgb[e * 3 + 2] = Int32(palette[k].b)
+        rgb = .allocate(capacity: palette.count * 3)
+        for (e, c) in palette.enumerated() {
+            rgb[e * 3] = Int32(c.r)
+            rgb[e * 3 + 1] = Int32(c.g)
+            rgb[e * 3 + 2] = Int32(c.b)
         }
         candidates = .allocate(capacity: candidateCapacity)
     }
@@ -50,6 +48,7 @@ public final class ColorMapper {
         cellCount.deallocate()
         rgb.deallocate()
         candidates.deallocate()
+        scratch.deallocate()
     }
 
     /// The nearest entry to (r, g, b).
@@ -71,7 +70,7 @@ public final class ColorMapper {
             }
             k &+= 1
         }
-        return indexOf[best]
+        return UInt8(truncatingIfNeeded: best)
     }
 
     private var coarseStart = [Int32](repeating: -1, count: 8 * 8 * 8)
@@ -113,11 +112,8 @@ public final class ColorMapper {
     private func fill(_ cell: Int) {
         let r = Int32((cell >> 10) & 31), g = Int32((cell >> 5) & 31), b = Int32(cell & 31)
         let coarse = Int((r >> 2) << 6 | (g >> 2) << 3 | (b >> 2))
-        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-        defer { scratch.deallocate() }
         if coarseStart[coarse] < 0 {
-            let all = (0..<pr.count).map { UInt8($0) }
-            let n = all.withUnsafeBufferPointer {
+            let n = entries.withUnsafeBufferPointer {
                 candidates(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32, from: $0, into: scratch)
             }
             coarseStart[coarse] = Int32(coarseCandidates.count)
