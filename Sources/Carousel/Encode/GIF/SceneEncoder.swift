@@ -53,9 +53,157 @@ struct SceneEncoder: Sendable {
         let backgroundIndex: UInt8
     }
 
+    /// Where a move's pixels come to rest: the prepared rest that follows the move, and for
+    /// every pixel of the layer rows the first frame of the move from which it shows the
+    /// same colour through that rest (`Int32.max` where an overlay may draw).
+    struct Settling: Sendable {
+        let rest: PreparedScene
+        /// The rest's column in its region's indices.
+        let restOffset: Int
+        let from: [Int32]
+    }
+
+    /// The moving groups whose scene a rest follows, each with the index of that rest's
+    /// group (dithered encodings only: the compact encoding keeps one palette per move).
+    func settlingTargets(_ groups: [PaletteGroup]) -> [Int: Int] {
+        guard dither != .none else { return [:] }
+        var groupStarting: [Int: Int] = [:]
+        for (g, group) in groups.enumerated() { groupStarting[group.frames.lowerBound] = g }
+        var targets: [Int: Int] = [:]
+        for (g, group) in groups.enumerated() where group.isMoving && group.frames.count == 1 {
+            let scene = plan.frames[group.frames.lowerBound].scene
+            guard scene + 1 < plan.scenes.count, !plan.scenes[scene + 1].isMoving,
+                  let rest = groupStarting[plan.scenes[scene + 1].frames.lowerBound] else { continue }
+            targets[g] = rest
+        }
+        return targets
+    }
+
+    /// The settling map of the move that ends where `restGroup` begins, with the rest prepared.
+    func settling(before restGroup: PaletteGroup, rest: PreparedScene) -> Settling {
+        let frames = plan.frames
+        let restFrame = restGroup.frames.lowerBound
+        let move = plan.scenes[frames[restFrame - 1].scene].frames
+        let w = plan.width, h = plan.layer.height, layerWidth = plan.layer.width
+        var from = [Int32](repeating: Int32(restFrame), count: w * h)
+        plan.layer.pixels.withUnsafeBytes { raw in
+            let layer = raw.bindMemory(to: UInt32.self)
+            from.withUnsafeMutableBufferPointer { from in
+                // Backwards from the rest: a pixel settled from frame j+1 settles from j when j shows the same colour.
+                for j in stride(from: restFrame - 1, through: move.lowerBound, by: -1) {
+                    let a = frames[j].layerX, b = frames[j + 1].layerX
+                    let later = Int32(j + 1)
+                    for y in 0..<h {
+                        let row = y * layerWidth, out = y * w
+                        for x in 0..<w where from[out + x] == later && layer[row + a + x] == layer[row + b + x] {
+                            from[out + x] = Int32(j)
+                        }
+                    }
+                }
+                // Overlays draw over the layer: their pixels are left to each frame.
+                for k in move.lowerBound...restFrame {
+                    for box in frames[k].overlayBoxes {
+                        let x0 = max(0, box.x0), x1 = min(w, box.x1), y0 = max(0, box.y0), y1 = min(h, box.y1)
+                        guard x0 < x1, y0 < y1 else { continue }
+                        for y in y0..<y1 {
+                            for x in x0..<x1 { from[y * w + x] = .max }
+                        }
+                    }
+                }
+            }
+        }
+        return Settling(rest: rest, restOffset: frames[restFrame].layerX - rest.regionX, from: from)
+    }
+
     /// Designs the group's palette and maps its region; `picture` gives the picture of a
-    /// planned frame (by index into the plan's frames).
-    func prepare(_ group: PaletteGroup, picture: (Int) -> RGBAImage) -> PreparedScene {
+    /// planned frame (by index into the plan's frames), `previous` the picture before the
+    /// group, `settling` where a move comes to rest.
+    ///
+    /// A dithered moving frame is one group. Its palette is designed for the pixels it
+    /// draws (those that changed), except those that settle here: pixels that keep their
+    /// colour from this frame through the rest that follows take the rest's own indices,
+    /// and the rest's entries they use are reserved. The rest then shows one palette's
+    /// dithering wherever the move left pixels alone, not a patchwork of bands, one per
+    /// moving frame.
+    func prepare(_ group: PaletteGroup, previous: RGBAImage?, settling: Settling?,
+                 picture: (Int) -> RGBAImage) -> PreparedScene {
+        if group.isMoving, group.frames.count == 1, dither != .none, let previous {
+            return prepareMovingFrame(group.frames.lowerBound, previous: previous, settling: settling, picture: picture)
+        }
+        return prepareRegion(group, picture: picture)
+    }
+
+    /// A dithered moving frame: see ``prepare(_:previous:settling:picture:)``.
+    private func prepareMovingFrame(_ k: Int, previous: RGBAImage, settling: Settling?,
+                                    picture: (Int) -> RGBAImage) -> PreparedScene {
+        let frame = plan.frames[k]
+        let image = picture(k)
+        let w = plan.width, layerHeight = plan.layer.height
+        var overlayColors: [RGBA] = []
+        for c in plan.reservedColors where !overlayColors.contains(c) { overlayColors.append(c) }
+        var reserved = SceneEncoder.reservations(overlayColors, colors: colors)
+        let maxColors = SceneEncoder.pictureColors(colors, halved: false)
+        // The settling pixels and the rest's index each shows.
+        var settled: [(pixel: Int, restIndex: UInt8)] = []
+        if let settling {
+            let target = Int32(k), rest = settling.rest
+            for y in 0..<layerHeight {
+                let row = y * w, restRow = y * rest.regionWidth + settling.restOffset
+                for x in 0..<w where settling.from[row + x] == target {
+                    settled.append((row + x, rest.indices[restRow + x]))
+                }
+            }
+            var used = [Bool](repeating: false, count: 256)
+            for s in settled where !used[Int(s.restIndex)] {
+                used[Int(s.restIndex)] = true
+                let c = rest.palette[Int(s.restIndex)]
+                if !reserved.contains(c) { reserved.append(c) }
+            }
+            // Settling takes at most three quarters of the palette; the rest is for what moves.
+            if reserved.count > maxColors * 3 / 4 {
+                settled = []
+                reserved = SceneEncoder.reservations(overlayColors, colors: colors)
+            }
+        }
+        // The drawn pixels that do not settle: what this frame's own entries are for.
+        var isSettled = [Bool](repeating: false, count: settled.isEmpty ? 0 : w * layerHeight)
+        for s in settled { isSettled[s.pixel] = true }
+        var sample: [UInt8] = []
+        image.pixels.withUnsafeBytes { rawCurrent in
+            previous.pixels.withUnsafeBytes { rawPrevious in
+                let current = rawCurrent.bindMemory(to: UInt32.self), before = rawPrevious.bindMemory(to: UInt32.self)
+                for i in 0..<current.count where current[i] != before[i] && (i >= isSettled.count || !isSettled[i]) {
+                    let c = current[i]
+                    sample.append(UInt8(truncatingIfNeeded: c))
+                    sample.append(UInt8(truncatingIfNeeded: c >> 8))
+                    sample.append(UInt8(truncatingIfNeeded: c >> 16))
+                    sample.append(UInt8(truncatingIfNeeded: c >> 24))
+                }
+            }
+        }
+        let region = plan.layer.cropped(x: frame.layerX, width: w, height: layerHeight)
+        if sample.isEmpty { sample = region.pixels }
+        let (palette, exact) = PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements)
+            .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved)
+        let mapper = ColorMapper(palette: palette)
+        var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
+                                    originX: frame.layerX)
+        if let rest = settling?.rest, !settled.isEmpty {
+            var translate = [UInt8](repeating: 0, count: 256)
+            for (e, c) in rest.palette.enumerated() {
+                if let position = palette.firstIndex(of: c) { translate[e] = UInt8(position) }
+            }
+            for s in settled { indices[s.pixel] = translate[Int(s.restIndex)] }
+        }
+        let background = plan.background.opaque
+        return PreparedScene(regionX: frame.layerX, regionWidth: w, indices: indices, palette: palette,
+                             search: PaletteSearch(palette: palette), transparentIndex: palette.count,
+                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+    }
+
+    /// A rest, or a move in the compact encoding: the palette is designed for the whole
+    /// region the group's frames show.
+    private func prepareRegion(_ group: PaletteGroup, picture: (Int) -> RGBAImage) -> PreparedScene {
         let frames = plan.frames[group.frames]
         let layerHeight = plan.layer.height
         let xs = frames.map(\.layerX)
@@ -110,11 +258,26 @@ struct SceneEncoder: Sendable {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let batch = max(4, 8 * cores)
         let groups = self.groups
+        let targets = settlingTargets(groups)
+        var rests: [Int: PreparedScene] = [:]
+        var settlings: [Int: Settling] = [:]
         var start = 0
         while start < groups.count {
-            let slice = Array(groups[start..<min(groups.count, start + batch)])
+            let batchGroups = start..<min(groups.count, start + batch)
+            // First the rests the batch's moves settle into (some may lie in a later batch).
+            let needed = Set(batchGroups.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
+            let made = needed.parallelMap { g -> (PreparedScene, Settling) in
+                let rest = prepare(groups[g], previous: nil, settling: nil) { plan.picture(frames[$0].source) }
+                return (rest, settling(before: groups[g], rest: rest))
+            }
+            for (g, (rest, settling)) in zip(needed, made) {
+                rests[g] = rest
+                settlings[g] = settling
+            }
+            let ready = rests, settlingOf = targets.compactMapValues { settlings[$0] }
             // One task per group: its palette and mapping, then its frames, composed and LZW-encoded.
-            let encoded = slice.parallelMap { group -> [Result<EncodedFrame, CarouselError>] in
+            let encoded = Array(batchGroups).parallelMap { g -> [Result<EncodedFrame, CarouselError>] in
+                let group = groups[g]
                 // The last picture made is kept: a one-frame group's picture serves both its
                 // palette (overlay pixels) and its GIF frame.
                 var made: (index: Int, image: RGBAImage)?
@@ -124,9 +287,9 @@ struct SceneEncoder: Sendable {
                     made = (k, image)
                     return image
                 }
-                let scene = prepare(group, picture: picture)
                 let first = group.frames.lowerBound
                 var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
+                let scene = ready[g] ?? prepare(group, previous: previous, settling: settlingOf[g], picture: picture)
                 var results: [Result<EncodedFrame, CarouselError>] = []
                 for k in group.frames {
                     let frame = frames[k]
@@ -140,11 +303,16 @@ struct SceneEncoder: Sendable {
                 }
                 return results
             }
-            for (group, results) in zip(slice, encoded) {
-                for (k, result) in zip(group.frames, results) {
+            for (g, results) in zip(batchGroups, encoded) {
+                for (k, result) in zip(groups[g].frames, results) {
                     try writer.write(result.get())
                     progress(plan.framesDone(through: k), plan.timelineFrames)
                 }
+            }
+            // A rest and its settling map serve only the moves before it.
+            for g in rests.keys where g < batchGroups.upperBound {
+                rests[g] = nil
+                settlings[g] = nil
             }
             start += batch
         }
