@@ -126,4 +126,37 @@ struct QuantizerTests {
             #expect(unanchored != part)
         }
     }
+
+    /// The cell lists give exactly what a search of every entry gives, with either weighting.
+    @Test(arguments: [ChannelWeights.rgb, .perceptual])
+    func mapperFindsTheNearestEntry(_ weights: ChannelWeights) {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        for size in [1, 7, 64, 256] {
+            let palette = (0..<size).map { _ in RGBA(r: next(), g: next(), b: next()) }
+            let mapper = ColorMapper(palette: palette, weights: weights)
+            for _ in 0..<2000 {
+                let r = Int32(next()), g = Int32(next()), b = Int32(next())
+                var best = 0, bestDistance = Int32.max
+                for (e, c) in palette.enumerated() {
+                    let dr = Int32(c.r) - r, dg = Int32(c.g) - g, db = Int32(c.b) - b
+                    let d = weights.r * dr * dr + weights.g * dg * dg + weights.b * db * db
+                    if d < bestDistance { (best, bestDistance) = (e, d) }
+                }
+                #expect(Int(mapper.nearest(r, g, b)) == best, "\(size) entries, colour (\(r), \(g), \(b))")
+            }
+        }
+    }
+
+    /// The perceptual weights count green above red: a grey is nearer the entry 12 off in
+    /// red than the one 10 off in green, where plain RGB says the opposite.
+    @Test func perceptualWeightsFavourGreen() {
+        let palette = [RGBA(r: 100, g: 110, b: 100), RGBA(r: 112, g: 100, b: 100)]
+        #expect(ColorMapper(palette: palette, weights: .rgb).nearest(100, 100, 100) == 0)
+        #expect(ColorMapper(palette: palette, weights: .perceptual).nearest(100, 100, 100) == 1)
+        #expect(Dither.none.weights == .rgb && Dither.ordered.weights == .perceptual)
+    }
 }

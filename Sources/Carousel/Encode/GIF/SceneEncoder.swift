@@ -183,9 +183,10 @@ struct SceneEncoder: Sendable {
         }
         let region = plan.layer.cropped(x: frame.layerX, width: w, height: layerHeight)
         if sample.isEmpty { sample = region.pixels }
-        let (palette, exact) = PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements)
+        let (palette, exact) = PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements,
+                                               weights: dither.weights)
             .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved)
-        let mapper = ColorMapper(palette: palette)
+        let mapper = ColorMapper(palette: palette, weights: dither.weights)
         var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     originX: frame.layerX)
         if let rest = settling?.rest, !settled.isEmpty {
@@ -197,7 +198,7 @@ struct SceneEncoder: Sendable {
         }
         let background = plan.background.opaque
         return PreparedScene(regionX: frame.layerX, regionWidth: w, indices: indices, palette: palette,
-                             search: PaletteSearch(palette: palette), transparentIndex: palette.count,
+                             search: PaletteSearch(palette: palette, weights: dither.weights), transparentIndex: palette.count,
                              backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
     }
 
@@ -238,13 +239,13 @@ struct SceneEncoder: Sendable {
         let refinements = compact ? PaletteDesigner.defaultRefinements
             : (moving ? SceneEncoder.moveRefinements : SceneEncoder.holdRefinements)
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
-                                               refinements: refinements)
+                                               refinements: refinements, weights: dither.weights)
             .design(designInput, reserved: SceneEncoder.reservations(unique, colors: colors))
-        let mapper = ColorMapper(palette: palette)
+        let mapper = ColorMapper(palette: palette, weights: dither.weights)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX)
         return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
-                             search: PaletteSearch(palette: palette), transparentIndex: palette.count,
+                             search: PaletteSearch(palette: palette, weights: dither.weights), transparentIndex: palette.count,
                              backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
     }
 

@@ -1,4 +1,5 @@
-/// Finds the nearest palette entry for a colour (squared RGB distance, lowest index on ties), fast.
+/// Finds the nearest palette entry for a colour (squared distance with the channels
+/// weighted by ``ChannelWeights``, lowest index on ties), fast.
 ///
 /// The RGB cube is cut into 32x32x32 cells. The first time a colour falls in a cell,
 /// the mapper lists the entries that can be nearest to any colour of that cell:
@@ -14,6 +15,8 @@
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
+    /// How the channels count in the distance.
+    public let weights: ChannelWeights
     /// Every entry's index, the candidates of a coarse cell before it is narrowed.
     private let entries: [UInt8]
     // Lookup tables in manually managed memory: the hot path reads them without
@@ -27,10 +30,12 @@ public final class ColorMapper {
     /// One cell's list while it is built (at most 256 entries).
     private let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
 
-    /// A mapper over `palette` (1...256 entries); an empty palette maps everything to black at index 0.
-    public init(palette: [RGBA]) {
+    /// A mapper over `palette` (1...256 entries) by distance with `weights`; an empty palette
+    /// maps everything to black at index 0.
+    public init(palette: [RGBA], weights: ChannelWeights = .rgb) {
         let palette = palette.isEmpty ? [RGBA.black] : palette
         self.palette = palette
+        self.weights = weights
         entries = palette.indices.map { UInt8($0) }
         cellStart.initialize(repeating: -1, count: 32 * 32 * 32)
         cellCount.initialize(repeating: 0, count: 32 * 32 * 32)
@@ -58,12 +63,13 @@ public final class ColorMapper {
         if cellStart[cell] < 0 { fill(cell) }
         let start = Int(cellStart[cell]), end = start + Int(cellCount[cell])
         var best = 0, bestDistance = Int32.max
+        let weights = self.weights
         var k = start
         while k < end {
             let e = Int(candidates[k])
             // Wrapping arithmetic: channels are 0...255, so nothing overflows.
             let dr = rgb[e &* 3] &- r, dg = rgb[e &* 3 &+ 1] &- g, db = rgb[e &* 3 &+ 2] &- b
-            let d = dr &* dr &+ dg &* dg &+ db &* db
+            let d = weights.distance(dr, dg, db)
             if d < bestDistance {
                 bestDistance = d
                 best = e
@@ -94,14 +100,14 @@ public final class ColorMapper {
         var threshold = Int32.max
         for e in from {
             let k = Int(e) &* 3
-            threshold = min(threshold, far(rgb[k], low.0, high.0) &+ far(rgb[k &+ 1], low.1, high.1)
-                                       &+ far(rgb[k &+ 2], low.2, high.2))
+            threshold = min(threshold, weights.r &* far(rgb[k], low.0, high.0) &+ weights.g &* far(rgb[k &+ 1], low.1, high.1)
+                                       &+ weights.b &* far(rgb[k &+ 2], low.2, high.2))
         }
         var count = 0
         for e in from {
             let k = Int(e) &* 3
-            if near(rgb[k], low.0, high.0) &+ near(rgb[k &+ 1], low.1, high.1) &+ near(rgb[k &+ 2], low.2, high.2)
-                <= threshold {
+            if weights.r &* near(rgb[k], low.0, high.0) &+ weights.g &* near(rgb[k &+ 1], low.1, high.1)
+                &+ weights.b &* near(rgb[k &+ 2], low.2, high.2) <= threshold {
                 out[count] = e
                 count &+= 1
             }

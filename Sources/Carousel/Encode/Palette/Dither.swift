@@ -9,3 +9,9 @@ public enum Dither: String, CaseIterable, Codable, Sendable {
     case diffusion
 }
 
+
+extension Dither {
+    /// How colours are compared with this dithering: as the eye compares them when a
+    /// pattern or diffusion spreads the error, in plain RGB for the compact encoding.
+    public var weights: ChannelWeights { self == .none ? .rgb : .perceptual }
+}

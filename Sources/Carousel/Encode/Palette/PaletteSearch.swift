@@ -1,13 +1,15 @@
-/// The nearest palette entry by searching every entry (squared RGB distance, lowest
-/// index on ties): the same answer as ``ColorMapper/nearest(_:_:_:)``.
+/// The nearest palette entry by searching every entry (weighted squared distance, lowest
+/// index on ties): the same answer as ``ColorMapper/nearest(_:_:_:)`` with the same weights.
 ///
 /// A value with no caches, so any number of threads may share it; for the few
 /// pixels (overlay edges) that are not mapped through a scene's ``ColorMapper``.
 struct PaletteSearch: Sendable {
     private let r: [Int32], g: [Int32], b: [Int32]
+    private let weights: ChannelWeights
 
-    /// A search over `palette`; an empty palette maps everything to index 0.
-    init(palette: [RGBA]) {
+    /// A search over `palette` by distance with `weights`; an empty palette maps everything to index 0.
+    init(palette: [RGBA], weights: ChannelWeights = .rgb) {
+        self.weights = weights
         let palette = palette.isEmpty ? [RGBA.black] : palette
         r = palette.map { Int32($0.r) }
         g = palette.map { Int32($0.g) }
@@ -19,7 +21,7 @@ struct PaletteSearch: Sendable {
         var best = 0, bestDistance = Int32.max
         for e in 0..<r.count {
             let dr = r[e] - red, dg = g[e] - green, db = b[e] - blue
-            let d = dr * dr + dg * dg + db * db
+            let d = weights.distance(dr, dg, db)
             if d < bestDistance {
                 bestDistance = d
                 best = e

@@ -25,9 +25,11 @@ public struct Quantizer: Sendable {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
         // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
         let slots = hasTransparency ? min(maxColors, 255) : maxColors
-        let (palette, exact) = PaletteDesigner(maxColors: slots).design(image)
+        let weights = dither.weights
+        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: weights).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
-        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette), dither: exact ? .none : dither,
+        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: weights),
+                                    dither: exact ? .none : dither,
                                     transparentIndex: transparentIndex, originX: originX)
         return IndexedFrame(width: image.width, height: image.height,
                             palette: hasTransparency ? palette + [.clear] : palette,
