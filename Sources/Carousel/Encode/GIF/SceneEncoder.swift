@@ -115,6 +115,12 @@ struct SceneEncoder: Sendable {
         return Settling(rest: rest, restOffset: frames[restFrame].layerX - rest.regionX, from: from)
     }
 
+    /// A rest that moves settle into, prepared, with their settling map.
+    func preparedRest(_ group: PaletteGroup) -> (PreparedScene, Settling) {
+        let rest = prepare(group, previous: nil, settling: nil) { plan.picture(plan.frames[$0].source) }
+        return (rest, settling(before: group, rest: rest))
+    }
+
     /// Designs the group's palette and maps its region; `picture` gives the picture of a
     /// planned frame (by index into the plan's frames), `previous` the picture before the
     /// group, `settling` where a move comes to rest.
@@ -262,22 +268,31 @@ struct SceneEncoder: Sendable {
         let targets = settlingTargets(groups)
         var rests: [Int: PreparedScene] = [:]
         var settlings: [Int: Settling] = [:]
+        func restsNeeded(by range: Range<Int>) -> [Int] {
+            Set(range.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
+        }
+        // The rests the first batch's moves settle into; each later batch's are prepared
+        // beside the batch before it.
+        let firstNeeded = restsNeeded(by: 0..<min(groups.count, batch))
+        for (g, made) in zip(firstNeeded, firstNeeded.parallelMap { preparedRest(groups[$0]) }) {
+            (rests[g], settlings[g]) = made
+        }
         var start = 0
         while start < groups.count {
             let batchGroups = start..<min(groups.count, start + batch)
-            // First the rests the batch's moves settle into (some may lie in a later batch).
-            let needed = Set(batchGroups.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
-            let made = needed.parallelMap { g -> (PreparedScene, Settling) in
-                let rest = prepare(groups[g], previous: nil, settling: nil) { plan.picture(frames[$0].source) }
-                return (rest, settling(before: groups[g], rest: rest))
-            }
-            for (g, (rest, settling)) in zip(needed, made) {
-                rests[g] = rest
-                settlings[g] = settling
-            }
+            let ahead = restsNeeded(by: batchGroups.upperBound..<min(groups.count, batchGroups.upperBound + batch))
             let ready = rests, settlingOf = targets.compactMapValues { settlings[$0] }
             // One task per group: its palette and mapping, then its frames, composed and LZW-encoded.
-            let encoded = Array(batchGroups).parallelMap { g -> [Result<EncodedFrame, CarouselError>] in
+            let tasks = ahead.map { EncodeTask.rest($0) } + batchGroups.map { EncodeTask.group($0) }
+            let done = tasks.parallelMap { task -> TaskResult in
+                let g: Int
+                switch task {
+                case .rest(let r):
+                    let (rest, settling) = preparedRest(groups[r])
+                    return .rest(rest, settling)
+                case .group(let k):
+                    g = k
+                }
                 let group = groups[g]
                 // The last picture made is kept: a one-frame group's picture serves both its
                 // palette (overlay pixels) and its GIF frame.
@@ -302,21 +317,40 @@ struct SceneEncoder: Sendable {
                                              canvasWidth: plan.width, canvasHeight: plan.height)
                     })
                 }
-                return results
+                return .frames(results)
             }
-            for (g, results) in zip(batchGroups, encoded) {
-                for (k, result) in zip(groups[g].frames, results) {
-                    try writer.write(result.get())
-                    progress(plan.framesDone(through: k), plan.timelineFrames)
+            for (task, result) in zip(tasks, done) {
+                switch (task, result) {
+                case (.rest(let g), .rest(let rest, let settling)):
+                    (rests[g], settlings[g]) = (rest, settling)
+                case (.group(let g), .frames(let results)):
+                    for (k, result) in zip(groups[g].frames, results) {
+                        try writer.write(result.get())
+                        progress(plan.framesDone(through: k), plan.timelineFrames)
+                    }
+                default:
+                    continue
                 }
             }
-            // A rest and its settling map serve only the moves before it.
+            // A rest and its settling map serve only the moves before it, and itself.
             for g in rests.keys where g < batchGroups.upperBound {
                 rests[g] = nil
                 settlings[g] = nil
             }
             start += batch
         }
+    }
+
+    /// One parallel task of ``encode(to:progress:)``: a rest prepared ahead for the moves
+    /// that settle into it, or a group encoded.
+    private enum EncodeTask: Sendable {
+        case rest(Int)
+        case group(Int)
+    }
+
+    private enum TaskResult: Sendable {
+        case rest(PreparedScene, Settling)
+        case frames([Result<EncodedFrame, CarouselError>])
     }
 
     /// The frames of a move that share a palette when dithering. A move passes between two pictures;
