@@ -15,8 +15,10 @@ import Foundation
 ///    for the region (exact when it has few colours), with the overlay colours, the
 ///    background below the layer and a transparent entry reserved; then the whole region
 ///    is mapped to indices once, with the dither pattern fixed to the layer, so it
-///    travels with the content. A frame is a crop of those indices. Groups are prepared
-///    in parallel, in batches, with deterministic output.
+///    travels with the content. A frame is a crop of those indices. A dithered moving
+///    frame's palette is designed for the pixels it draws, and the pixels it leaves
+///    for the next rest take that rest's indices (``prepare(_:previous:settling:picture:)``).
+///    Groups are prepared in parallel, in batches, with deterministic output.
 /// 4. **Frames.** Each GIF frame covers only the rectangle that changed since the
 ///    previous frame, and inside it every pixel whose exact colour did not change is
 ///    transparent: unchanged pixels keep exactly what the viewer already shows (no
