@@ -159,4 +159,20 @@ struct QuantizerTests {
         #expect(ColorMapper(palette: palette, weights: .perceptual).nearest(100, 100, 100) == 1)
         #expect(Dither.none.weights == .rgb && Dither.ordered.weights == .perceptual)
     }
+
+    /// Pixels that count more draw more of the palette's entries to their colours.
+    @Test func countsWeighThePalette() {
+        // Two ramps of 64 colours each, red on the left and blue on the right.
+        var image = RGBAImage(width: 128, height: 1)
+        for x in 0..<64 {
+            image[x, 0] = RGBA(r: UInt8(128 + x * 2), g: 0, b: 0)
+            image[64 + x, 0] = RGBA(r: 0, g: 0, b: UInt8(128 + x * 2))
+        }
+        func reds(_ counts: [UInt8]?) -> Int {
+            PaletteDesigner(maxColors: 8).design(image, counts: counts).palette.filter { $0.r > $0.b }.count
+        }
+        #expect(reds(nil) == 4)
+        #expect(reds([UInt8](repeating: 1, count: 128)) == 4)
+        #expect(reds([UInt8](repeating: 16, count: 64) + [UInt8](repeating: 1, count: 64)) > 4)
+    }
 }

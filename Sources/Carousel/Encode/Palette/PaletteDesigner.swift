@@ -27,14 +27,17 @@ public struct PaletteDesigner: Sendable {
     /// (as many of them as leave room for one designed entry).
     ///
     /// Exact (every colour of the image, in order of first appearance) when they fit.
-    public func design(_ image: RGBAImage, reserved: [RGBA] = []) -> (palette: [RGBA], exact: Bool) {
+    ///
+    /// `counts`, when given, says how much each pixel counts in the design (one value per
+    /// pixel, at least 1): a pixel shown longer may count more.
+    public func design(_ image: RGBAImage, reserved: [RGBA] = [], counts: [UInt8]? = nil) -> (palette: [RGBA], exact: Bool) {
         // At least one entry is always designed from the image; reservations give way first.
         let reserved = Array(reserved.prefix(max(0, maxColors - 1)))
         let slots = maxColors - reserved.count
         if let exact = Quantizer.distinctColors(image, limit: slots) {
             return (reserved + exact.filter { !reserved.contains($0) }, true)
         }
-        let histogram = Histogram(image, weights: weights)
+        let histogram = Histogram(image, weights: weights, counts: counts)
         var palette = histogram.medianCut(colors: slots)
         for _ in 0..<refinements { palette = histogram.refine(palette) }
         return (reserved + palette, false)
@@ -61,7 +64,7 @@ struct Histogram {
     /// How the channels count in squared errors and in k-means' nearest entry.
     let weights: ChannelWeights
 
-    init(_ image: RGBAImage, weights: ChannelWeights = .rgb) {
+    init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil) {
         self.weights = weights
         // Each used cell gets a slot, in order of first use: count and the three channel sums.
         let slotOf = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
@@ -85,10 +88,11 @@ struct Histogram {
                         (sums + slot &* 4).initialize(repeating: 0, count: 4)
                     }
                     let s = sums + slot &* 4
-                    s[0] &+= 1
-                    s[1] &+= r
-                    s[2] &+= g
-                    s[3] &+= b
+                    let n = counts.map { Int64($0[i >> 2]) } ?? 1
+                    s[0] &+= n
+                    s[1] &+= r &* n
+                    s[2] &+= g &* n
+                    s[3] &+= b &* n
                 }
                 i &+= 4
             }
