@@ -14,6 +14,10 @@ pngquant's. The exact frames, pngquant's frames and ffmpeg's GIF are made once a
 kept in bench/.cache/probe/WORKLOAD (delete the folder after changing `carousel frames`
 or the workload). For trying an encoder lever in a minute or two; quality-bench.py is
 the full comparison.
+
+QUALITY_PROBE_POST, when set, is a command run on the GIF before it is scored, with
+the GIF and `-o OUTPUT` after it: e.g. QUALITY_PROBE_POST='gifsicle -O3 --lossy=5'
+measures gifsicle's lossy LZW on carousel's GIF.
 """
 import importlib.util, json, os, subprocess, sys, tempfile, time
 from concurrent.futures import ProcessPoolExecutor
@@ -88,6 +92,9 @@ def main():
         started = time.perf_counter()
         quality.run([*work.carousel(exe, "render", *args), "-o", gif])
         seconds = time.perf_counter() - started
+        if os.environ.get("QUALITY_PROBE_POST"):
+            quality.run([*os.environ["QUALITY_PROBE_POST"].split(), gif, "-o", tmp / "post.gif"])
+            gif = tmp / "post.gif"
         size = gif.stat().st_size
         frames = formats.frames_of(gif, ref["count"], ref["fps"])
         pairs = []
