@@ -1,4 +1,4 @@
-import Carousel
+@testable import Carousel
 import CarouselTestSupport
 import Testing
 
@@ -174,5 +174,25 @@ struct QuantizerTests {
         #expect(reds(nil) == 4)
         #expect(reds([UInt8](repeating: 1, count: 128)) == 4)
         #expect(reds([UInt8](repeating: 16, count: 64) + [UInt8](repeating: 1, count: 64)) > 4)
+    }
+
+    /// Mapping only some pixels gives them exactly the indices a whole mapping gives.
+    @Test func mappingOnlySomePixelsKeepsTheirIndices() {
+        var image = RGBAImage(width: 40, height: 30)
+        for y in 0..<30 {
+            for x in 0..<40 { image[x, y] = RGBA(r: UInt8(x * 6), g: UInt8(y * 8), b: UInt8((x * y) % 256)) }
+        }
+        let palette = (0..<16).map { (k: Int) -> RGBA in
+            RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 16), b: UInt8(k * 77 % 256))
+        }
+        let mapper = ColorMapper(palette: palette, weights: .perceptual)
+        let whole = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil, originX: 3)
+        let only = (0..<(40 * 30)).map { ($0 * 7) % 3 == 0 }
+        let part = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: .perceptual), dither: .ordered,
+                                 transparentIndex: nil, originX: 3, only: only)
+        #expect(Set(whole).count > 4, "the ramps are dithered over several entries")
+        for i in only.indices {
+            #expect(part[i] == (only[i] ? whole[i] : 0), "pixel \(i)")
+        }
     }
 }

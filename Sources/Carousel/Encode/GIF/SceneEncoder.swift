@@ -177,6 +177,8 @@ struct SceneEncoder: Sendable {
         var isSettled = [Bool](repeating: false, count: settled.isEmpty ? 0 : w * layerHeight)
         for s in settled { isSettled[s.pixel] = true }
         var sample: [UInt8] = [], counts: [UInt8] = []
+        // The layer pixels this frame draws from its own mapping: only those are mapped.
+        var drawn = [Bool](repeating: false, count: w * layerHeight)
         let frames = plan.frames, layerWidth = plan.layer.width
         let limit = SceneEncoder.shownLongerLimit
         image.pixels.withUnsafeBytes { rawCurrent in
@@ -190,6 +192,7 @@ struct SceneEncoder: Sendable {
                         sample.append(UInt8(truncatingIfNeeded: c >> 8))
                         sample.append(UInt8(truncatingIfNeeded: c >> 16))
                         sample.append(UInt8(truncatingIfNeeded: c >> 24))
+                        if i < drawn.count { drawn[i] = true }
                         // How long the layer keeps this colour here, in this frame's delays.
                         var shown = frame.delay, j = k + 1
                         let y = i / w, x = i - y * w
@@ -215,7 +218,7 @@ struct SceneEncoder: Sendable {
             .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved, counts: counts)
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
         var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: frame.layerX)
+                                    originX: frame.layerX, only: drawn)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {

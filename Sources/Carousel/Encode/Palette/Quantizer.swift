@@ -61,9 +61,19 @@ public struct Quantizer: Sendable {
     /// from: ordered dithering fixes its pattern to that picture.
     public static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
                            runSlack: Int32 = 0, originX: Int = 0) -> [UInt8] {
+        map(image, mapper: mapper, dither: dither, transparentIndex: transparentIndex, runSlack: runSlack,
+            originX: originX, only: nil)
+    }
+
+    /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:)``; with ordered dithering,
+    /// `only` (one flag per pixel) limits the mapping to the flagged pixels, and the others
+    /// get index 0 (every pixel's index depends on its own colour and place alone).
+    static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
+                    runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?) -> [UInt8] {
         switch dither {
         case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
-        case .ordered: return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX)
+        case .ordered:
+            return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX, only: only)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
@@ -119,7 +129,8 @@ public struct Quantizer: Sendable {
     /// image's position in a larger picture (the strip), the pattern travels with the
     /// content as it moves.
     private static func mapOrdered(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?,
-                                   originX: Int) -> [UInt8] {
+                                   originX: Int, only: [Bool]?) -> [UInt8] {
+        let only = only.flatMap { $0.count == image.width * image.height ? $0 : nil }
         let w = image.width, h = image.height
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
@@ -128,16 +139,19 @@ public struct Quantizer: Sendable {
         let cacheBits = 15
         var cacheKeys = [UInt32](repeating: .max, count: 1 << cacheBits)
         var cacheMixes = [UInt32](repeating: 0, count: 1 << cacheBits)
+        let flags = only ?? []
         image.pixels.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { out in
-                palette.withUnsafeBufferPointer { palette in
+                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBufferPointer { only in
                     var lastKey: UInt32 = .max, candidates: UInt32 = 0
+                    let limited = only.count > 0
                     for y in 0..<h {
                         // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
                         let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
                         let evenFirst = (originX & 1) == 0
                         for x in 0..<w {
                             let i = y &* w &+ x, o = i &* 4
+                            if limited && !only[i] { continue }
                             if p[o + 3] < 128, transparentIndex != nil {
                                 out[i] = transparent
                                 continue
@@ -159,7 +173,7 @@ public struct Quantizer: Sendable {
                             out[i] = UInt8(truncatingIfNeeded: candidates >> shift)
                         }
                     }
-                }
+                } }
             }
         }
         return indices
