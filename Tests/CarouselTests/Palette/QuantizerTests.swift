@@ -174,6 +174,9 @@ struct QuantizerTests {
         #expect(reds(nil) == 4)
         #expect(reds([UInt8](repeating: 1, count: 128)) == 4)
         #expect(reds([UInt8](repeating: 16, count: 64) + [UInt8](repeating: 1, count: 64)) > 4)
+        // Zeros count as 1, and counts of the wrong length are ignored.
+        #expect(reds([UInt8](repeating: 0, count: 128)) == 4)
+        #expect(reds([UInt8](repeating: 16, count: 64)) == 4)
     }
 
     /// Mapping only some pixels gives them exactly the indices a whole mapping gives.

@@ -147,9 +147,7 @@ struct SceneEncoder: Sendable {
         let frame = plan.frames[k]
         let image = picture(k)
         let w = plan.width, layerHeight = plan.layer.height
-        var overlayColors: [RGBA] = []
-        for c in plan.reservedColors where !overlayColors.contains(c) { overlayColors.append(c) }
-        var reserved = SceneEncoder.reservations(overlayColors, colors: colors)
+        var reserved = overlayReservations
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
         // The settling pixels and the rest's index each shows.
         var settled: [(pixel: Int, restIndex: UInt8)] = []
@@ -170,7 +168,7 @@ struct SceneEncoder: Sendable {
             // Settling takes at most three quarters of the palette; the rest is for what moves.
             if reserved.count > maxColors * 3 / 4 {
                 settled = []
-                reserved = SceneEncoder.reservations(overlayColors, colors: colors)
+                reserved = overlayReservations
             }
         }
         // The drawn pixels that do not settle: what this frame's own entries are for.
@@ -226,9 +224,22 @@ struct SceneEncoder: Sendable {
             }
             for s in settled { indices[s.pixel] = translate[Int(s.restIndex)] }
         }
+        return scene(regionX: frame.layerX, regionWidth: w, indices: indices, mapper: mapper)
+    }
+
+    /// The overlay colours reserved in every palette (each once; see ``reservations(_:colors:)``).
+    var overlayReservations: [RGBA] {
+        var unique: [RGBA] = []
+        for c in plan.reservedColors where !unique.contains(c) { unique.append(c) }
+        return SceneEncoder.reservations(unique, colors: colors)
+    }
+
+    /// A prepared group from its region's indices and the mapper of its palette.
+    private func scene(regionX: Int, regionWidth: Int, indices: [UInt8], mapper: ColorMapper) -> PreparedScene {
         let background = plan.background.opaque
-        return PreparedScene(regionX: frame.layerX, regionWidth: w, indices: indices, palette: palette,
-                             search: PaletteSearch(palette: palette, weights: dither.weights), transparentIndex: palette.count,
+        return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: mapper.palette,
+                             search: PaletteSearch(palette: mapper.palette, weights: mapper.weights),
+                             transparentIndex: mapper.palette.count,
                              backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
     }
 
@@ -242,8 +253,6 @@ struct SceneEncoder: Sendable {
         let regionWidth = (xs.max() ?? 0) - regionX + plan.width
         let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
         let background = plan.background.opaque
-        var unique: [RGBA] = []
-        for c in plan.reservedColors where !unique.contains(c) { unique.append(c) }
         // The palette also sees the overlays as drawn in this group's frames (edges blend with the content).
         var sample = region.pixels
         if !plan.reservedColors.isEmpty || frames.contains(where: { !$0.overlayBoxes.isEmpty }) {
@@ -270,13 +279,11 @@ struct SceneEncoder: Sendable {
             : (moving ? SceneEncoder.moveRefinements : SceneEncoder.holdRefinements)
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
                                                refinements: refinements, weights: dither.weights)
-            .design(designInput, reserved: SceneEncoder.reservations(unique, colors: colors))
+            .design(designInput, reserved: overlayReservations)
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX)
-        return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: palette,
-                             search: PaletteSearch(palette: palette, weights: dither.weights), transparentIndex: palette.count,
-                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+        return scene(regionX: regionX, regionWidth: regionWidth, indices: indices, mapper: mapper)
     }
 
     /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
@@ -305,7 +312,7 @@ struct SceneEncoder: Sendable {
         while start < groups.count {
             let batchGroups = start..<min(groups.count, start + batch)
             let ahead = restsNeeded(by: batchGroups.upperBound..<min(groups.count, batchGroups.upperBound + batch))
-            let ready = rests, settlingOf = targets.compactMapValues { settlings[$0] }
+            let ready = rests, settled = settlings
             // One task per group: its palette and mapping, then its frames, composed and LZW-encoded.
             let tasks = ahead.map { EncodeTask.rest($0) } + batchGroups.map { EncodeTask.group($0) }
             let done = tasks.parallelMap { task -> TaskResult in
@@ -329,7 +336,8 @@ struct SceneEncoder: Sendable {
                 }
                 let first = group.frames.lowerBound
                 var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
-                let scene = ready[g] ?? prepare(group, previous: previous, settling: settlingOf[g], picture: picture)
+                let scene = ready[g] ?? prepare(group, previous: previous, settling: targets[g].flatMap { settled[$0] },
+                                                picture: picture)
                 var results: [Result<EncodedFrame, CarouselError>] = []
                 for k in group.frames {
                     let frame = frames[k]

@@ -28,8 +28,9 @@ public struct PaletteDesigner: Sendable {
     ///
     /// Exact (every colour of the image, in order of first appearance) when they fit.
     ///
-    /// `counts`, when given, says how much each pixel counts in the design (one value per
-    /// pixel, at least 1): a pixel shown longer may count more.
+    /// `counts`, when given, says how much each pixel counts in the design, one value per
+    /// pixel (0 counts as 1; an array of another length is ignored): a pixel shown longer
+    /// may count more.
     public func design(_ image: RGBAImage, reserved: [RGBA] = [], counts: [UInt8]? = nil) -> (palette: [RGBA], exact: Bool) {
         // At least one entry is always designed from the image; reservations give way first.
         let reserved = Array(reserved.prefix(max(0, maxColors - 1)))
@@ -66,6 +67,7 @@ struct Histogram {
 
     init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil) {
         self.weights = weights
+        let counts = counts.flatMap { $0.count == image.width * image.height ? $0 : nil }
         // Each used cell gets a slot, in order of first use: count and the three channel sums.
         let slotOf = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
         slotOf.initialize(repeating: -1, count: 1 << 18)
@@ -88,7 +90,7 @@ struct Histogram {
                         (sums + slot &* 4).initialize(repeating: 0, count: 4)
                     }
                     let s = sums + slot &* 4
-                    let n = counts.map { Int64($0[i >> 2]) } ?? 1
+                    let n = counts.map { max(1, Int64($0[i >> 2])) } ?? 1
                     s[0] &+= n
                     s[1] &+= r &* n
                     s[2] &+= g &* n
