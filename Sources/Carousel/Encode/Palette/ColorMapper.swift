@@ -8,7 +8,8 @@
 /// gives exactly what a search of the whole palette would. The lists are built in two
 /// levels: 8x8x8 coarse cells from the whole palette, fine cells from their coarse
 /// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
-/// coarse cell that contains it).
+/// coarse cell that contains it). Lists are kept with their entries' channels, padded to
+/// a multiple of 8, and both the lists and the lookups work on 8 entries at a time.
 ///
 /// `nearest` fills its lists as it goes, so one mapper serves one thread at a time
 /// (it is not `Sendable`); `PaletteSearch` gives the same answers and may be shared.
@@ -17,14 +18,16 @@ public final class ColorMapper {
     public let palette: [RGBA]
     /// How the channels count in the distance.
     public let weights: ChannelWeights
-    /// Every entry's index, the candidates of a coarse cell before it is narrowed.
-    private let entries: [UInt8]
     // Lookup tables in manually managed memory: the hot path reads them without
     // bounds or exclusivity checks. Freed in deinit.
     private let cellStart = UnsafeMutablePointer<Int32>.allocate(capacity: 32 * 32 * 32)
     private let cellCount = UnsafeMutablePointer<UInt16>.allocate(capacity: 32 * 32 * 32)
     private let rgb: UnsafeMutablePointer<Int32>
+    /// The fine cells' lists, each padded to a multiple of 8: entries and their channels.
     private var candidates: UnsafeMutablePointer<UInt8>
+    private var candidateRed: UnsafeMutablePointer<Int32>
+    private var candidateGreen: UnsafeMutablePointer<Int32>
+    private var candidateBlue: UnsafeMutablePointer<Int32>
     private var candidateCount = 0
     private var candidateCapacity = 4096
     /// One cell's list while it is built (at most 256 entries).
@@ -36,7 +39,6 @@ public final class ColorMapper {
         let palette = palette.isEmpty ? [RGBA.black] : palette
         self.palette = palette
         self.weights = weights
-        entries = palette.indices.map { UInt8($0) }
         cellStart.initialize(repeating: -1, count: 32 * 32 * 32)
         cellCount.initialize(repeating: 0, count: 32 * 32 * 32)
         rgb = .allocate(capacity: palette.count * 3)
@@ -46,6 +48,19 @@ public final class ColorMapper {
             rgb[e * 3 + 2] = Int32(c.b)
         }
         candidates = .allocate(capacity: candidateCapacity)
+        candidateRed = .allocate(capacity: candidateCapacity)
+        candidateGreen = .allocate(capacity: candidateCapacity)
+        candidateBlue = .allocate(capacity: candidateCapacity)
+        let padded = (palette.count + 7) / 8 * 8
+        all = (padded, .allocate(capacity: padded), .allocate(capacity: padded), .allocate(capacity: padded),
+               .allocate(capacity: padded))
+        for e in 0..<padded {
+            let real = e < palette.count
+            all.entries[e] = real ? UInt8(e) : 0
+            all.red[e] = real ? rgb[e * 3] : ColorMapper.padding
+            all.green[e] = real ? rgb[e * 3 + 1] : ColorMapper.padding
+            all.blue[e] = real ? rgb[e * 3 + 2] : ColorMapper.padding
+        }
     }
 
     deinit {
@@ -53,94 +68,163 @@ public final class ColorMapper {
         cellCount.deallocate()
         rgb.deallocate()
         candidates.deallocate()
+        candidateRed.deallocate()
+        candidateGreen.deallocate()
+        candidateBlue.deallocate()
         scratch.deallocate()
+        all.entries.deallocate()
+        all.red.deallocate()
+        all.green.deallocate()
+        all.blue.deallocate()
     }
 
     /// The nearest entry to (r, g, b).
+    ///
+    /// Eight candidates at a time: each lane's distance (below 2^22) is shifted above its
+    /// position in the list, so the smallest value is the nearest entry, the first on ties.
     @inline(__always)
     public func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
+        typealias Lanes = SIMD8<Int32>
         let cell = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
         if cellStart[cell] < 0 { fill(cell) }
-        let start = Int(cellStart[cell]), end = start + Int(cellCount[cell])
-        var best = 0, bestDistance = Int32.max
-        let weights = self.weights
+        let start = Int(cellStart[cell]), count = Int(cellCount[cell])
+        let red = Lanes(repeating: r), green = Lanes(repeating: g), blue = Lanes(repeating: b)
+        let wr = Lanes(repeating: weights.r), wg = Lanes(repeating: weights.g), wb = Lanes(repeating: weights.b)
+        let ceiling = Lanes(repeating: (1 << 22) - 1)
+        var position = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        var best = Lanes(repeating: .max)
         var k = start
-        while k < end {
-            let e = Int(candidates[k])
-            // Wrapping arithmetic: channels are 0...255, so nothing overflows.
-            let dr = rgb[e &* 3] &- r, dg = rgb[e &* 3 &+ 1] &- g, db = rgb[e &* 3 &+ 2] &- b
-            let d = weights.distance(dr, dg, db)
-            if d < bestDistance {
-                bestDistance = d
-                best = e
-            }
-            k &+= 1
+        while k < start &+ count {
+            let dr = UnsafeRawPointer(candidateRed + k).loadUnaligned(as: Lanes.self) &- red
+            let dg = UnsafeRawPointer(candidateGreen + k).loadUnaligned(as: Lanes.self) &- green
+            let db = UnsafeRawPointer(candidateBlue + k).loadUnaligned(as: Lanes.self) &- blue
+            let d = pointwiseMin(wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db, ceiling)
+            best = pointwiseMin(best, d &<< 8 | position)
+            position &+= 8
+            k &+= 8
         }
-        return UInt8(truncatingIfNeeded: best)
+        return candidates[start &+ Int(best.min() & 0xFF)]
     }
 
+    /// The whole palette as a list padded to a multiple of 8, the candidates of a coarse cell before it is narrowed.
+    private let all: (count: Int, entries: UnsafeMutablePointer<UInt8>, red: UnsafeMutablePointer<Int32>,
+                      green: UnsafeMutablePointer<Int32>, blue: UnsafeMutablePointer<Int32>)
     private var coarseStart = [Int32](repeating: -1, count: 8 * 8 * 8)
-    private var coarseCount = [UInt16](repeating: 0, count: 8 * 8 * 8)
-    private var coarseCandidates: [UInt8] = []
+    private var coarseCount = [Int32](repeating: 0, count: 8 * 8 * 8)
+    /// The coarse cells' lists, each padded to a multiple of 8: entries and their channels.
+    private var coarseEntries: [UInt8] = []
+    private var coarseRed: [Int32] = []
+    private var coarseGreen: [Int32] = []
+    private var coarseBlue: [Int32] = []
 
-    /// Writes to `out` the entries among `from` that can be nearest somewhere in the box
-    /// of side `size` at `low`; returns how many.
-    private func candidates(in low: (Int32, Int32, Int32), size: Int32, from: UnsafeBufferPointer<UInt8>,
-                            into out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Wrapping arithmetic: channels and box corners are 0...255, so nothing overflows.
-        let high = (low.0 &+ size &- 1, low.1 &+ size &- 1, low.2 &+ size &- 1)
-        @inline(__always) func far(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
-            let d = max(v &- low, high &- v)
-            return d &* d
+    /// A channel value for padding: farther from every colour than any entry, so a padded
+    /// lane never sets the threshold and is never selected (and no distance overflows).
+    private static let padding: Int32 = 3000
+
+    /// Writes to `out` the entries among the `count` (a multiple of 8) given by `entries` and
+    /// their channels that can be nearest somewhere in the box of side `size` at `low`, in
+    /// their order. Returns how many.
+    private func select(in low: (Int32, Int32, Int32), size: Int32, count: Int, entries: UnsafePointer<UInt8>,
+                        red: UnsafePointer<Int32>, green: UnsafePointer<Int32>, blue: UnsafePointer<Int32>,
+                        into out: UnsafeMutablePointer<UInt8>) -> Int {
+        typealias Lanes = SIMD8<Int32>
+        let lowR = Lanes(repeating: low.0), lowG = Lanes(repeating: low.1), lowB = Lanes(repeating: low.2)
+        let highR = lowR &+ (size &- 1), highG = lowG &+ (size &- 1), highB = lowB &+ (size &- 1)
+        let wr = Lanes(repeating: weights.r), wg = Lanes(repeating: weights.g), wb = Lanes(repeating: weights.b)
+        @inline(__always) func load(_ p: UnsafePointer<Int32>, _ k: Int) -> Lanes {
+            UnsafeRawPointer(p + k).loadUnaligned(as: Lanes.self)
         }
-        @inline(__always) func near(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
-            let d = max(0, max(low &- v, v &- high))
-            return d &* d
+        // The smallest farthest distance of any entry from the box bounds every nearest distance in it.
+        var farthest = Lanes(repeating: .max)
+        var k = 0
+        while k < count {
+            let r = load(red, k), g = load(green, k), b = load(blue, k)
+            let fr = pointwiseMax(r &- lowR, highR &- r), fg = pointwiseMax(g &- lowG, highG &- g)
+            let fb = pointwiseMax(b &- lowB, highB &- b)
+            farthest = pointwiseMin(farthest, wr &* fr &* fr &+ wg &* fg &* fg &+ wb &* fb &* fb)
+            k &+= 8
         }
-        var threshold = Int32.max
-        for e in from {
-            let k = Int(e) &* 3
-            threshold = min(threshold, weights.r &* far(rgb[k], low.0, high.0) &+ weights.g &* far(rgb[k &+ 1], low.1, high.1)
-                                       &+ weights.b &* far(rgb[k &+ 2], low.2, high.2))
-        }
-        var count = 0
-        for e in from {
-            let k = Int(e) &* 3
-            if weights.r &* near(rgb[k], low.0, high.0) &+ weights.g &* near(rgb[k &+ 1], low.1, high.1)
-                &+ weights.b &* near(rgb[k &+ 2], low.2, high.2) <= threshold {
-                out[count] = e
-                count &+= 1
+        let threshold = Lanes(repeating: farthest.min())
+        var n = 0
+        k = 0
+        while k < count {
+            let r = load(red, k), g = load(green, k), b = load(blue, k)
+            let nr = pointwiseMax(.zero, pointwiseMax(lowR &- r, r &- highR))
+            let ng = pointwiseMax(.zero, pointwiseMax(lowG &- g, g &- highG))
+            let nb = pointwiseMax(.zero, pointwiseMax(lowB &- b, b &- highB))
+            let inside = wr &* nr &* nr &+ wg &* ng &* ng &+ wb &* nb &* nb .<= threshold
+            if any(inside) {
+                for lane in 0..<8 where inside[lane] {
+                    out[n] = entries[k &+ lane]
+                    n &+= 1
+                }
             }
+            k &+= 8
         }
-        return count
+        return n
     }
 
+    /// Lists the candidates of a fine cell, and of its coarse cell first if needed.
     private func fill(_ cell: Int) {
         let r = Int32((cell >> 10) & 31), g = Int32((cell >> 5) & 31), b = Int32(cell & 31)
         let coarse = Int((r >> 2) << 6 | (g >> 2) << 3 | (b >> 2))
         if coarseStart[coarse] < 0 {
-            let n = entries.withUnsafeBufferPointer {
-                candidates(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32, from: $0, into: scratch)
+            let n = select(in: ((r >> 2) << 5, (g >> 2) << 5, (b >> 2) << 5), size: 32, count: all.count,
+                           entries: all.entries, red: all.red, green: all.green, blue: all.blue, into: scratch)
+            coarseStart[coarse] = Int32(coarseEntries.count)
+            coarseCount[coarse] = Int32((n + 7) / 8 * 8)
+            for i in 0..<((n + 7) / 8 * 8) {
+                let e = i < n ? Int(scratch[i]) : -1
+                coarseEntries.append(e < 0 ? 0 : UInt8(e))
+                coarseRed.append(e < 0 ? ColorMapper.padding : rgb[e * 3])
+                coarseGreen.append(e < 0 ? ColorMapper.padding : rgb[e * 3 + 1])
+                coarseBlue.append(e < 0 ? ColorMapper.padding : rgb[e * 3 + 2])
             }
-            coarseStart[coarse] = Int32(coarseCandidates.count)
-            coarseCount[coarse] = UInt16(n)
-            coarseCandidates.append(contentsOf: UnsafeBufferPointer(start: scratch, count: n))
         }
         let start = Int(coarseStart[coarse])
-        let count = coarseCandidates.withUnsafeBufferPointer {
-            candidates(in: (r << 3, g << 3, b << 3), size: 8,
-                       from: UnsafeBufferPointer(rebasing: $0[start..<(start + Int(coarseCount[coarse]))]), into: scratch)
+        let count = coarseEntries.withUnsafeBufferPointer { e in
+            coarseRed.withUnsafeBufferPointer { red in
+                coarseGreen.withUnsafeBufferPointer { green in
+                    coarseBlue.withUnsafeBufferPointer { blue in
+                        select(in: (r << 3, g << 3, b << 3), size: 8, count: Int(coarseCount[coarse]),
+                               entries: e.baseAddress! + start, red: red.baseAddress! + start,
+                               green: green.baseAddress! + start, blue: blue.baseAddress! + start, into: scratch)
+                    }
+                }
+            }
         }
-        if candidateCount + count > candidateCapacity {
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(candidateCapacity * 2, candidateCount + count))
-            grown.initialize(from: candidates, count: candidateCount)
-            candidates.deallocate()
-            candidates = grown
-            candidateCapacity = max(candidateCapacity * 2, candidateCount + count)
+        let padded = (count + 7) / 8 * 8
+        if candidateCount + padded > candidateCapacity {
+            let capacity = max(candidateCapacity * 2, candidateCount + padded)
+            func grow<T>(_ old: UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T> {
+                let grown = UnsafeMutablePointer<T>.allocate(capacity: capacity)
+                grown.moveInitialize(from: old, count: candidateCount)
+                old.deallocate()
+                return grown
+            }
+            candidates = grow(candidates)
+            candidateRed = grow(candidateRed)
+            candidateGreen = grow(candidateGreen)
+            candidateBlue = grow(candidateBlue)
+            candidateCapacity = capacity
         }
-        (candidates + candidateCount).initialize(from: scratch, count: count)
+        for i in 0..<padded {
+            let at = candidateCount + i
+            if i < count {
+                let e = Int(scratch[i])
+                candidates[at] = UInt8(e)
+                candidateRed[at] = rgb[e * 3]
+                candidateGreen[at] = rgb[e * 3 + 1]
+                candidateBlue[at] = rgb[e * 3 + 2]
+            } else {
+                candidates[at] = 0
+                candidateRed[at] = ColorMapper.padding
+                candidateGreen[at] = ColorMapper.padding
+                candidateBlue[at] = ColorMapper.padding
+            }
+        }
         cellStart[cell] = Int32(candidateCount)
-        cellCount[cell] = UInt16(count)
-        candidateCount += count
+        cellCount[cell] = UInt16(padded)
+        candidateCount += padded
     }
 }
