@@ -321,7 +321,7 @@ struct SceneEncoder: Sendable {
 
     /// How many times a rest's pixel may count at most (``restCounts(_:)``). Measured with
     /// `bench/quality-probe.py` on the gradients (SSIMULACRA2 mean; frames more than 5 below
-    /// pngquant's, the worst gap): every pixel once 80.74, 1 frame (−6.9, the sky peeking in
+    /// pngquant's, the worst gap): every pixel once 80.74, 1 frame (−7.0, the sky peeking in
     /// beside the colour wheel, drawn by the wheel's rest and shown through the move);
     /// at most 4 times 80.39, 1 (−5.3); 6 times 80.80, 0 (−4.1); 8 times 80.92, 0 (−3.1);
     /// 11 times 80.79, 0 (−4.9); 16 or more 80.89, 0 (−4.9). The sample banners and the
