@@ -98,8 +98,8 @@ public final class ColorMapper {
             let dr = UnsafeRawPointer(candidateRed + k).loadUnaligned(as: Lanes.self) &- red
             let dg = UnsafeRawPointer(candidateGreen + k).loadUnaligned(as: Lanes.self) &- green
             let db = UnsafeRawPointer(candidateBlue + k).loadUnaligned(as: Lanes.self) &- blue
-            let d = pointwiseMin(wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db, ceiling)
-            best = pointwiseMin(best, d &<< 8 | position)
+            let d = lanesMin(wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db, ceiling)
+            best = lanesMin(best, d &<< 8 | position)
             position &+= 8
             k &+= 8
         }
@@ -139,9 +139,9 @@ public final class ColorMapper {
         var k = 0
         while k < count {
             let r = load(red, k), g = load(green, k), b = load(blue, k)
-            let fr = pointwiseMax(r &- lowR, highR &- r), fg = pointwiseMax(g &- lowG, highG &- g)
-            let fb = pointwiseMax(b &- lowB, highB &- b)
-            farthest = pointwiseMin(farthest, wr &* fr &* fr &+ wg &* fg &* fg &+ wb &* fb &* fb)
+            let fr = lanesMax(r &- lowR, highR &- r), fg = lanesMax(g &- lowG, highG &- g)
+            let fb = lanesMax(b &- lowB, highB &- b)
+            farthest = lanesMin(farthest, wr &* fr &* fr &+ wg &* fg &* fg &+ wb &* fb &* fb)
             k &+= 8
         }
         let threshold = Lanes(repeating: farthest.min())
@@ -149,9 +149,9 @@ public final class ColorMapper {
         k = 0
         while k < count {
             let r = load(red, k), g = load(green, k), b = load(blue, k)
-            let nr = pointwiseMax(.zero, pointwiseMax(lowR &- r, r &- highR))
-            let ng = pointwiseMax(.zero, pointwiseMax(lowG &- g, g &- highG))
-            let nb = pointwiseMax(.zero, pointwiseMax(lowB &- b, b &- highB))
+            let nr = lanesMax(.zero, lanesMax(lowR &- r, r &- highR))
+            let ng = lanesMax(.zero, lanesMax(lowG &- g, g &- highG))
+            let nb = lanesMax(.zero, lanesMax(lowB &- b, b &- highB))
             let inside = wr &* nr &* nr &+ wg &* ng &* ng &+ wb &* nb &* nb .<= threshold
             if any(inside) {
                 for lane in 0..<8 where inside[lane] {
@@ -227,4 +227,16 @@ public final class ColorMapper {
         cellCount[cell] = UInt16(padded)
         candidateCount += padded
     }
+}
+
+/// The lane-wise minimum and maximum, inlined (the standard library's generic
+/// `pointwiseMin` and `pointwiseMax` are called, not inlined, in the lookup loops).
+@inline(__always)
+private func lanesMin(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
+    a.replacing(with: b, where: b .< a)
+}
+
+@inline(__always)
+private func lanesMax(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
+    a.replacing(with: b, where: b .> a)
 }
