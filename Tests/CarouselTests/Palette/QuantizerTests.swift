@@ -198,4 +198,49 @@ struct QuantizerTests {
             #expect(part[i] == (only[i] ? whole[i] : 0), "pixel \(i)")
         }
     }
+
+    /// Pixels the dither mask flags take their nearest entry; the others keep their dithered index.
+    @Test func maskedPixelsTakeTheirNearestEntry() {
+        var image = RGBAImage(width: 40, height: 30)
+        for y in 0..<30 {
+            for x in 0..<40 { image[x, y] = RGBA(r: UInt8(x * 6), g: UInt8(y * 8), b: UInt8((x * y) % 256)) }
+        }
+        let palette = (0..<16).map { (k: Int) -> RGBA in
+            RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 16), b: UInt8(k * 77 % 256))
+        }
+        let mapper = ColorMapper(palette: palette, weights: .perceptual)
+        let dithered = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil, originX: 3)
+        let plain = (0..<(40 * 30)).map { $0 % 5 < 2 }
+        let masked = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: .perceptual), dither: .ordered,
+                                   transparentIndex: nil, originX: 3, only: nil, undithered: plain)
+        var differs = 0
+        for i in plain.indices {
+            let c = image[i % 40, i / 40]
+            let expected = plain[i] ? mapper.nearest(Int32(c.r), Int32(c.g), Int32(c.b)) : dithered[i]
+            #expect(masked[i] == expected, "pixel \(i)")
+            if plain[i] && dithered[i] != expected { differs += 1 }
+        }
+        #expect(differs > 0, "the mask changes some dithered pixels")
+    }
+
+    /// The dither mask flags both pixels of every neighbouring pair that differ by the edge or
+    /// more, and leaves smooth ramps (a level per pixel in every channel) and flat areas dithered.
+    @Test func ditherMaskFlagsEdgesNotRamps() {
+        var image = RGBAImage(width: 20, height: 6)
+        for y in 0..<6 {
+            for x in 0..<20 {
+                // A ramp of one level per pixel (difference 2 + 4 + 1 = 7) up to column 9, then flat.
+                let v = UInt8(100 + min(x, 9))
+                image[x, y] = x < 15 ? RGBA(r: v, g: v, b: v) : RGBA(r: 200, g: 40, b: 40)
+            }
+        }
+        let mask = DitherMask.undithered(image)
+        for y in 0..<6 {
+            for x in 0..<20 {
+                #expect(mask[y * 20 + x] == (x == 14 || x == 15), "pixel (\(x), \(y))")
+            }
+        }
+        #expect(DitherMask.undithered(image, edge: 7).filter { $0 }.count == 6 * 12,
+                "at an edge of 7 the ramp's ten columns and the edge's two are flagged")
+    }
 }

@@ -28,6 +28,27 @@ struct SceneEncoder: Sendable {
     let plan: FramePlan
     let colors: Int
     let dither: Dither
+    /// The strip's ``DitherMask`` (ordered dithering only, else empty): one flag per layer pixel.
+    let undithered: [Bool]
+
+    init(plan: FramePlan, colors: Int, dither: Dither) {
+        self.plan = plan
+        self.colors = colors
+        self.dither = dither
+        undithered = dither == .ordered ? DitherMask.undithered(plan.layer) : []
+    }
+
+    /// The dither mask of the layer columns `x..<x + width`, or nil without one.
+    func undithered(x: Int, width: Int) -> [Bool]? {
+        guard !undithered.isEmpty else { return nil }
+        var mask: [Bool] = []
+        mask.reserveCapacity(width * plan.layer.height)
+        for y in 0..<plan.layer.height {
+            let row = y * plan.layer.width + x
+            mask.append(contentsOf: undithered[row..<(row + width)])
+        }
+        return mask
+    }
 
     /// Frames that share a palette: a rest, or a few frames of a move.
     struct PaletteGroup: Sendable {
@@ -216,7 +237,7 @@ struct SceneEncoder: Sendable {
             .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved, counts: counts)
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
         var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: frame.layerX, only: drawn)
+                                    originX: frame.layerX, only: drawn, undithered: undithered(x: frame.layerX, width: w))
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {
@@ -288,7 +309,8 @@ struct SceneEncoder: Sendable {
             .design(designInput, reserved: overlayReservations, counts: counts)
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX)
+                                    runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX,
+                                    only: nil, undithered: undithered(x: regionX, width: regionWidth))
         return scene(regionX: regionX, regionWidth: regionWidth, indices: indices, mapper: mapper)
     }
 

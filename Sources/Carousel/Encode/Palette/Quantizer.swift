@@ -67,13 +67,15 @@ public struct Quantizer: Sendable {
 
     /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:)``; with ordered dithering,
     /// `only` (one flag per pixel) limits the mapping to the flagged pixels, and the others
-    /// get index 0 (every pixel's index depends on its own colour and place alone).
+    /// get index 0 (every pixel's index depends on its own colour and place alone), and the
+    /// pixels `undithered` flags (a ``DitherMask``) take their nearest entry.
     static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
-                    runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?) -> [UInt8] {
+                    runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?, undithered: [Bool]? = nil) -> [UInt8] {
         switch dither {
         case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
         case .ordered:
-            return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX, only: only)
+            return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX, only: only,
+                              undithered: undithered)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
@@ -127,10 +129,12 @@ public struct Quantizer: Sendable {
     /// exactly stay clean (every candidate is that entry), so flat areas and solid shapes
     /// cost no noise. The pattern is indexed by (`originX` + x, y): with `originX` the
     /// image's position in a larger picture (the strip), the pattern travels with the
-    /// content as it moves.
+    /// content as it moves. Pixels `undithered` flags (a ``DitherMask``: edges and texture)
+    /// take their nearest entry instead.
     private static func mapOrdered(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?,
-                                   originX: Int, only: [Bool]?) -> [UInt8] {
+                                   originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
         let only = only.flatMap { $0.count == image.width * image.height ? $0 : nil }
+        let plainFlags = undithered.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
         let w = image.width, h = image.height
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
@@ -142,9 +146,10 @@ public struct Quantizer: Sendable {
         let flags = only ?? []
         image.pixels.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { out in
-                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBufferPointer { only in
+                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBufferPointer { only in plainFlags.withUnsafeBufferPointer { plain in
                     var lastKey: UInt32 = .max, candidates: UInt32 = 0
-                    let limited = only.count > 0
+                    var lastPlain: UInt32 = .max, plainIndex: UInt8 = 0
+                    let limited = only.count > 0, masked = plain.count > 0
                     for y in 0..<h {
                         // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
                         let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
@@ -157,6 +162,14 @@ public struct Quantizer: Sendable {
                                 continue
                             }
                             let key = UInt32(p[o]) << 16 | UInt32(p[o + 1]) << 8 | UInt32(p[o + 2])
+                            if masked && plain[i] {
+                                if key != lastPlain {
+                                    lastPlain = key
+                                    plainIndex = mapper.nearest(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]))
+                                }
+                                out[i] = plainIndex
+                                continue
+                            }
                             if key != lastKey {
                                 lastKey = key
                                 let slot = Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits))
@@ -173,7 +186,7 @@ public struct Quantizer: Sendable {
                             out[i] = UInt8(truncatingIfNeeded: candidates >> shift)
                         }
                     }
-                } }
+                } } }
             }
         }
         return indices
