@@ -3,7 +3,9 @@ public enum Dither: String, CaseIterable, Codable, Sendable {
     /// Nearest palette colour, no pattern.
     case none
     /// A 2x2 Bayer pattern over four palette entries whose mean approximates each colour,
-    /// fixed to the content: colours the palette holds exactly stay clean. The default.
+    /// fixed to the content: colours the palette holds exactly stay clean. The GIF encoder
+    /// leaves pixels at edges and in texture undithered, at their nearest entry (not with a
+    /// transparent background, whose frames are quantized whole). The default.
     case ordered
     /// Floyd–Steinberg error diffusion, serpentine scan.
     case diffusion
