@@ -17,7 +17,10 @@ import Foundation
 ///    is mapped to indices once, with the dither pattern fixed to the layer, so it
 ///    travels with the content. A frame is a crop of those indices. A dithered moving
 ///    frame's palette is designed for the pixels it draws, and the pixels it leaves
-///    for the next rest take that rest's indices (``prepare(_:previous:settling:picture:)``).
+///    for the next rest take that rest's indices (``prepare(_:previous:settling:picture:)``);
+///    a rest's pixels count more the longer they stay after it (``restCounts(_:)``).
+///    With ordered dithering, pixels at edges and in texture take their nearest entry
+///    (``DitherMask``, made once for the layer, so it travels with the content too).
 ///    Groups are prepared in parallel, in batches, with deterministic output.
 /// 4. **Frames.** Each GIF frame covers only the rectangle that changed since the
 ///    previous frame, and inside it every pixel whose exact colour did not change is
