@@ -179,8 +179,8 @@ struct QuantizerTests {
         #expect(reds([UInt8](repeating: 16, count: 64)) == 4)
     }
 
-    /// Mapping only some pixels gives them exactly the indices a whole mapping gives.
-    @Test func mappingOnlySomePixelsKeepsTheirIndices() {
+    /// A 40x30 picture of crossing ramps and a 16-entry palette that does not hold its colours.
+    private static func rampsAndPalette() -> (image: RGBAImage, palette: [RGBA]) {
         var image = RGBAImage(width: 40, height: 30)
         for y in 0..<30 {
             for x in 0..<40 { image[x, y] = RGBA(r: UInt8(x * 6), g: UInt8(y * 8), b: UInt8((x * y) % 256)) }
@@ -188,6 +188,12 @@ struct QuantizerTests {
         let palette = (0..<16).map { (k: Int) -> RGBA in
             RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 16), b: UInt8(k * 77 % 256))
         }
+        return (image, palette)
+    }
+
+    /// Mapping only some pixels gives them exactly the indices a whole mapping gives.
+    @Test func mappingOnlySomePixelsKeepsTheirIndices() {
+        let (image, palette) = Self.rampsAndPalette()
         let mapper = ColorMapper(palette: palette, weights: .perceptual)
         let whole = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil, originX: 3)
         let only = (0..<(40 * 30)).map { ($0 * 7) % 3 == 0 }
@@ -201,13 +207,7 @@ struct QuantizerTests {
 
     /// Pixels the dither mask flags take their nearest entry; the others keep their dithered index.
     @Test func maskedPixelsTakeTheirNearestEntry() {
-        var image = RGBAImage(width: 40, height: 30)
-        for y in 0..<30 {
-            for x in 0..<40 { image[x, y] = RGBA(r: UInt8(x * 6), g: UInt8(y * 8), b: UInt8((x * y) % 256)) }
-        }
-        let palette = (0..<16).map { (k: Int) -> RGBA in
-            RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 16), b: UInt8(k * 77 % 256))
-        }
+        let (image, palette) = Self.rampsAndPalette()
         let mapper = ColorMapper(palette: palette, weights: .perceptual)
         let dithered = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil, originX: 3)
         let plain = (0..<(40 * 30)).map { $0 % 5 < 2 }
