@@ -8,8 +8,9 @@
 /// gives exactly what a search of the whole palette would. The lists are built in two
 /// levels: 8x8x8 coarse cells from the whole palette, fine cells from their coarse
 /// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
-/// coarse cell that contains it). Lists are kept with their entries' channels, padded to
-/// a multiple of 8, and both the lists and the lookups work on 8 entries at a time.
+/// coarse cell that contains it). Lists are kept with their entries' channels and padded
+/// to a multiple of 8 with entries farther than any colour, so a lookup is one branch-free
+/// loop without a remainder, which the compiler vectorizes.
 ///
 /// `nearest` fills its lists as it goes, so one mapper serves one thread at a time
 /// (it is not `Sendable`); `PaletteSearch` gives the same answers and may be shared.
@@ -80,31 +81,31 @@ public final class ColorMapper {
 
     /// The nearest entry to (r, g, b).
     ///
-    /// Eight candidates at a time: each lane's distance (below 2^22) is shifted above its
-    /// position in the list, so the smallest value is the nearest entry, the first on ties.
+    /// Each candidate's distance (below 2^22) is shifted above its position in the list, so
+    /// the smallest value is the nearest entry, the first on ties.
     @inline(__always)
     public func nearest(_ r: Int32, _ g: Int32, _ b: Int32) -> UInt8 {
-        typealias Lanes = SIMD8<Int32>
         let cell = Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
         if cellStart[cell] < 0 { fill(cell) }
         let start = Int(cellStart[cell]), count = Int(cellCount[cell])
-        let red = Lanes(repeating: r), green = Lanes(repeating: g), blue = Lanes(repeating: b)
-        let wr = Lanes(repeating: weights.r), wg = Lanes(repeating: weights.g), wb = Lanes(repeating: weights.b)
-        let ceiling = Lanes(repeating: (1 << 22) - 1)
-        var position = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
-        var best = Lanes(repeating: .max)
-        var k = start
-        while k < start &+ count {
-            let dr = UnsafeRawPointer(candidateRed + k).loadUnaligned(as: Lanes.self) &- red
-            let dg = UnsafeRawPointer(candidateGreen + k).loadUnaligned(as: Lanes.self) &- green
-            let db = UnsafeRawPointer(candidateBlue + k).loadUnaligned(as: Lanes.self) &- blue
-            let d = lanesMin(wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db, ceiling)
-            best = lanesMin(best, d &<< 8 | position)
-            position &+= 8
-            k &+= 8
+        let red = candidateRed + start, green = candidateGreen + start, blue = candidateBlue + start
+        let wr = weights.r, wg = weights.g, wb = weights.b
+        // A branch-free minimum over a list padded to 8: the compiler vectorizes it.
+        var best = Int32.max
+        var k = 0
+        while k < count {
+            let dr = red[k] &- r, dg = green[k] &- g, db = blue[k] &- b
+            var d = wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
+            d = d < ColorMapper.ceiling ? d : ColorMapper.ceiling
+            let packed = d &<< 8 | Int32(truncatingIfNeeded: k)
+            best = packed < best ? packed : best
+            k &+= 1
         }
-        return candidates[start &+ Int(best.min() & 0xFF)]
+        return candidates[start &+ Int(best & 0xFF)]
     }
+
+    /// Above every real distance (at most 255² times the weights' sum, below 2^22), below 2^23.
+    private static let ceiling: Int32 = (1 << 22) - 1
 
     /// The whole palette as a list padded to a multiple of 8, the candidates of a coarse cell before it is narrowed.
     private let all: (count: Int, entries: UnsafeMutablePointer<UInt8>, red: UnsafeMutablePointer<Int32>,
@@ -127,39 +128,31 @@ public final class ColorMapper {
     private func select(in low: (Int32, Int32, Int32), size: Int32, count: Int, entries: UnsafePointer<UInt8>,
                         red: UnsafePointer<Int32>, green: UnsafePointer<Int32>, blue: UnsafePointer<Int32>,
                         into out: UnsafeMutablePointer<UInt8>) -> Int {
-        typealias Lanes = SIMD8<Int32>
-        let lowR = Lanes(repeating: low.0), lowG = Lanes(repeating: low.1), lowB = Lanes(repeating: low.2)
-        let highR = lowR &+ (size &- 1), highG = lowG &+ (size &- 1), highB = lowB &+ (size &- 1)
-        let wr = Lanes(repeating: weights.r), wg = Lanes(repeating: weights.g), wb = Lanes(repeating: weights.b)
-        @inline(__always) func load(_ p: UnsafePointer<Int32>, _ k: Int) -> Lanes {
-            UnsafeRawPointer(p + k).loadUnaligned(as: Lanes.self)
+        let high = (low.0 &+ size &- 1, low.1 &+ size &- 1, low.2 &+ size &- 1)
+        let wr = weights.r, wg = weights.g, wb = weights.b
+        @inline(__always) func far(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
+            let a = v &- low, b = high &- v
+            let d = a > b ? a : b
+            return d &* d
+        }
+        @inline(__always) func near(_ v: Int32, _ low: Int32, _ high: Int32) -> Int32 {
+            let a = low &- v, b = v &- high
+            var d = a > b ? a : b
+            d = d > 0 ? d : 0
+            return d &* d
         }
         // The smallest farthest distance of any entry from the box bounds every nearest distance in it.
-        var farthest = Lanes(repeating: .max)
-        var k = 0
-        while k < count {
-            let r = load(red, k), g = load(green, k), b = load(blue, k)
-            let fr = lanesMax(r &- lowR, highR &- r), fg = lanesMax(g &- lowG, highG &- g)
-            let fb = lanesMax(b &- lowB, highB &- b)
-            farthest = lanesMin(farthest, wr &* fr &* fr &+ wg &* fg &* fg &+ wb &* fb &* fb)
-            k &+= 8
+        var threshold = Int32.max
+        for k in 0..<count {
+            let d = wr &* far(red[k], low.0, high.0) &+ wg &* far(green[k], low.1, high.1)
+                &+ wb &* far(blue[k], low.2, high.2)
+            threshold = d < threshold ? d : threshold
         }
-        let threshold = Lanes(repeating: farthest.min())
         var n = 0
-        k = 0
-        while k < count {
-            let r = load(red, k), g = load(green, k), b = load(blue, k)
-            let nr = lanesMax(.zero, lanesMax(lowR &- r, r &- highR))
-            let ng = lanesMax(.zero, lanesMax(lowG &- g, g &- highG))
-            let nb = lanesMax(.zero, lanesMax(lowB &- b, b &- highB))
-            let inside = wr &* nr &* nr &+ wg &* ng &* ng &+ wb &* nb &* nb .<= threshold
-            if any(inside) {
-                for lane in 0..<8 where inside[lane] {
-                    out[n] = entries[k &+ lane]
-                    n &+= 1
-                }
-            }
-            k &+= 8
+        for k in 0..<count where wr &* near(red[k], low.0, high.0) &+ wg &* near(green[k], low.1, high.1)
+            &+ wb &* near(blue[k], low.2, high.2) <= threshold {
+            out[n] = entries[k]
+            n &+= 1
         }
         return n
     }
@@ -229,14 +222,3 @@ public final class ColorMapper {
     }
 }
 
-/// The lane-wise minimum and maximum, inlined (the standard library's generic
-/// `pointwiseMin` and `pointwiseMax` are called, not inlined, in the lookup loops).
-@inline(__always)
-private func lanesMin(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
-    a.replacing(with: b, where: b .< a)
-}
-
-@inline(__always)
-private func lanesMax(_ a: SIMD8<Int32>, _ b: SIMD8<Int32>) -> SIMD8<Int32> {
-    a.replacing(with: b, where: b .> a)
-}
