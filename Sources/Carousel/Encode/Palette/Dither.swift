@@ -4,8 +4,7 @@ public enum Dither: String, CaseIterable, Codable, Sendable {
     case none
     /// A 2x2 Bayer pattern over four palette entries whose mean approximates each colour,
     /// fixed to the content: colours the palette holds exactly stay clean. The GIF encoder
-    /// leaves pixels at edges and in texture undithered, at their nearest entry (not with a
-    /// transparent background, whose frames are quantized whole). The default.
+    /// leaves pixels at edges and in texture undithered, at their nearest entry. The default.
     case ordered
     /// Floyd–Steinberg error diffusion, serpentine scan.
     case diffusion

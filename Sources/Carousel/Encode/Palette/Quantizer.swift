@@ -22,6 +22,12 @@ public struct Quantizer: Sendable {
     /// Quantizes `image`; `originX` is its column in the picture it was cut from, to
     /// which ordered dithering fixes its pattern.
     public func quantize(_ image: RGBAImage, originX: Int = 0) -> IndexedFrame {
+        quantize(image, originX: originX, undithered: nil)
+    }
+
+    /// ``quantize(_:originX:)``, with the pixels `undithered` flags (a ``DitherMask``) left
+    /// at their nearest entry when dithering in order.
+    func quantize(_ image: RGBAImage, originX: Int, undithered: [Bool]?) -> IndexedFrame {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
         // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
         let slots = hasTransparency ? min(maxColors, 255) : maxColors
@@ -30,7 +36,8 @@ public struct Quantizer: Sendable {
         let transparentIndex = hasTransparency ? palette.count : nil
         let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: weights),
                                     dither: exact ? .none : dither,
-                                    transparentIndex: transparentIndex, originX: originX)
+                                    transparentIndex: transparentIndex, originX: originX, only: nil,
+                                    undithered: undithered)
         return IndexedFrame(width: image.width, height: image.height,
                             palette: hasTransparency ? palette + [.clear] : palette,
                             indices: indices, transparentIndex: transparentIndex)
