@@ -120,10 +120,10 @@ struct Histogram {
             guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[worst] > 0 else { break }
             let box = boxes[worst]
             let channel = Histogram.widestChannel(bins[box], weights: w)
-            let keys = bins[box].map { $0.key(channel) }
-            let order = keys.indices.sorted { keys[$0] < keys[$1] }
-            let sortedBins = order.map { bins[box.lowerBound + $0] }
-            bins.replaceSubrange(box, with: sortedBins)
+            // Each bin with its key, sorted by the key (stable, as before: the same order).
+            var keyed = bins[box].map { (key: $0.key(channel), bin: $0) }
+            keyed.sort { $0.key < $1.key }
+            bins.replaceSubrange(box, with: keyed.map(\.bin))
             let total = bins[box].reduce(0) { $0 + $1.count }
             var running = 0.0
             var cut = box.lowerBound + 1
