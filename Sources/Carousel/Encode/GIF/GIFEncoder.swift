@@ -35,14 +35,14 @@ public struct GIFEncoder: AnimationEncoder {
     /// The path for a transparent background: every planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
     /// since transparency there means the background, not "unchanged"). The dither
-    /// pattern is fixed to the strip; each frame's ``DitherMask`` is made from the frame.
+    /// pattern and the ``DitherMask`` are fixed to the strip, as in the scenes.
     private func writeWholeFrames(_ plan: FramePlan, to writer: borrowing GIFWriter,
                                   progress: (Int, Int) -> Void) throws(CarouselError) {
         let quantizer = Quantizer(maxColors: colors, dither: dither)
+        let mask = dither == .ordered ? DitherMask(plan.layer) : nil
         for (k, frame) in plan.frames.enumerated() {
-            let image = plan.picture(frame.source)
-            let picture = quantizer.quantize(image, originX: frame.layerX,
-                                             undithered: dither == .ordered ? DitherMask.undithered(image) : nil)
+            let picture = quantizer.quantize(plan.picture(frame.source), originX: frame.layerX,
+                                             undithered: mask?.cut(x: frame.layerX, width: plan.width, height: plan.height))
             try writer.write(picture, delay: frame.delay, clearAfter: true)
             progress(plan.framesDone(through: k), plan.timelineFrames)
         }

@@ -31,26 +31,19 @@ struct SceneEncoder: Sendable {
     let plan: FramePlan
     let colors: Int
     let dither: Dither
-    /// The strip's ``DitherMask`` (ordered dithering only, else empty): one flag per layer pixel.
-    let undithered: [Bool]
+    /// The layer's ``DitherMask`` (ordered dithering only).
+    let mask: DitherMask?
 
     init(plan: FramePlan, colors: Int, dither: Dither) {
         self.plan = plan
         self.colors = colors
         self.dither = dither
-        undithered = dither == .ordered ? DitherMask.undithered(plan.layer) : []
+        mask = dither == .ordered ? DitherMask(plan.layer) : nil
     }
 
     /// The dither mask of the layer columns `x..<x + width`, or nil without one.
     func undithered(x: Int, width: Int) -> [Bool]? {
-        guard !undithered.isEmpty else { return nil }
-        var mask: [Bool] = []
-        mask.reserveCapacity(width * plan.layer.height)
-        for y in 0..<plan.layer.height {
-            let row = y * plan.layer.width + x
-            mask.append(contentsOf: undithered[row..<(row + width)])
-        }
-        return mask
+        mask?.cut(x: x, width: width, height: plan.layer.height)
     }
 
     /// Frames that share a palette: a rest, or a few frames of a move.
@@ -201,7 +194,7 @@ struct SceneEncoder: Sendable {
         var sample: [UInt8] = [], counts: [UInt8] = []
         // The layer pixels this frame draws from its own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: w * layerHeight)
-        let frames = plan.frames, layerWidth = plan.layer.width
+        let layerWidth = plan.layer.width
         let limit = SceneEncoder.shownLongerLimit
         image.pixels.withUnsafeBytes { rawCurrent in
             previous.pixels.withUnsafeBytes { rawPrevious in
@@ -215,17 +208,12 @@ struct SceneEncoder: Sendable {
                         sample.append(UInt8(truncatingIfNeeded: c >> 16))
                         sample.append(UInt8(truncatingIfNeeded: c >> 24))
                         if i < drawn.count { drawn[i] = true }
-                        // How long the layer keeps this colour here, in this frame's delays.
-                        var shown = frame.delay, j = k + 1
-                        let y = i / w, x = i - y * w
-                        if y < layerHeight {
-                            let row = y * layerWidth + x, here = layer[row + frame.layerX]
-                            while j < frames.count && shown < limit * frame.delay && layer[row + frames[j].layerX] == here {
-                                shown += frames[j].delay
-                                j += 1
-                            }
-                        }
-                        counts.append(UInt8(min(limit, max(1, shown / max(1, frame.delay)))))
+                        // How long the layer keeps this colour here, in timeline frames.
+                        let y = i / w
+                        counts.append(UInt8(y < layerHeight
+                            ? framesKept(layer, row: y * layerWidth + i - y * w, shownAt: frame.layerX, after: k + 1,
+                                         limit: limit)
+                            : 1))
                     }
                 }
             }
@@ -331,17 +319,27 @@ struct SceneEncoder: Sendable {
             let layer = raw.bindMemory(to: UInt32.self)
             for y in 0..<h {
                 for x in 0..<w {
-                    let row = y * layerWidth + x, here = layer[row + restX]
-                    var j = group.frames.upperBound, n = 1
-                    while j < frames.count && n < SceneEncoder.restStaysLimit && layer[row + frames[j].layerX] == here {
-                        n += frames[j].span
-                        j += 1
-                    }
-                    counts[y * w + x] = UInt8(min(n, SceneEncoder.restStaysLimit))
+                    counts[y * w + x] = UInt8(framesKept(layer, row: y * layerWidth + x, shownAt: restX,
+                                                         after: group.frames.upperBound, limit: SceneEncoder.restStaysLimit))
                 }
             }
         }
         return counts
+    }
+
+    /// How many timeline frames, from 1 up to `limit`, a screen pixel keeps its colour: 1 for
+    /// the frame that shows layer pixel `row` + `layerX` there, and the spans of the planned
+    /// frames from `after` on while they show the same colour at that screen pixel (`row`
+    /// is the layer row's start plus the screen column).
+    private func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, shownAt layerX: Int, after: Int,
+                            limit: Int) -> Int {
+        let frames = plan.frames, here = layer[row + layerX]
+        var j = after, n = 1
+        while j < frames.count && n < limit && layer[row + frames[j].layerX] == here {
+            n += frames[j].span
+            j += 1
+        }
+        return min(n, limit)
     }
 
     /// How many times a rest's pixel may count at most (``restCounts(_:)``). Measured with
@@ -485,7 +483,8 @@ struct SceneEncoder: Sendable {
     }
 
     /// How many times a moving frame's pixel may count in its palette at most: it counts once
-    /// for each of the frame's delays that the layer keeps its colour there. A pixel the
+    /// for each timeline frame that the layer keeps its colour there (as a rest's pixels do,
+    /// ``restCounts(_:)``). A pixel the
     /// move leaves alone stays on screen long after the frame that draws it, while most
     /// of a moving picture is redrawn by the next frame. Measured with
     /// `bench/quality-probe.py` (SSIMULACRA2 means, sample banners / photos / gradients):

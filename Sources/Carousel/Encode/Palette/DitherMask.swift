@@ -10,7 +10,32 @@
 ///
 /// The mask is made once from the strip and cut with it, so a pixel's treatment travels
 /// with the content as it moves.
-enum DitherMask {
+struct DitherMask: Sendable {
+    /// One flag per pixel of the picture it was made from, row by row.
+    let flags: [Bool]
+    let width: Int
+    let height: Int
+
+    /// The mask of `image` (a strip).
+    init(_ image: RGBAImage) {
+        flags = DitherMask.undithered(image)
+        width = image.width
+        height = image.height
+    }
+
+    /// The flags of columns `x..<x + width` for a picture `height` rows tall, row by row;
+    /// rows below the mask's own are dithered.
+    func cut(x: Int, width: Int, height: Int) -> [Bool] {
+        var cut: [Bool] = []
+        cut.reserveCapacity(width * height)
+        for y in 0..<min(height, self.height) {
+            let row = y * self.width + x
+            cut.append(contentsOf: flags[row..<(row + width)])
+        }
+        cut.append(contentsOf: repeatElement(false, count: width * height - cut.count))
+        return cut
+    }
+
     /// The difference to a neighbour from which a pixel is left undithered. Measured with
     /// `bench/quality-probe.py` (bytes as a multiple of ffmpeg's and SSIMULACRA2 means; sample
     /// banners / photos / gradients), against 1.099 / 1.180 / 1.159 and 87.74 / 79.19 /
