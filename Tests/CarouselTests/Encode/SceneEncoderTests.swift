@@ -6,25 +6,10 @@ import Testing
     /// rest that shows the same colour there, up to the limit: checked against the exact
     /// timeline frames.
     @Test func restPixelsCountByHowLongTheyStay() throws {
-        var options = CarouselOptions()
-        options.fps = 20
-        options.hold = 0.2
-        options.duration = 1.2
-        options.dots.placement = .none
+        let options = Fixtures.shortMoves(duration: 1.2)
         // The left half of each item one flat colour (it stays while the item slides), the
         // right half a different colour every pixel (it changes with every frame).
-        let items = (0..<3).map { k in
-            var image = RGBAImage(width: 64, height: 40)
-            for y in 0..<40 {
-                for x in 0..<64 {
-                    let n = UInt32(truncatingIfNeeded: (k * 40 + y) * 64 + x) &* 2_654_435_761
-                    image[x, y] = x < 32 ? RGBA(r: UInt8(40 + k * 60), g: 90, b: 200)
-                        : RGBA(r: UInt8(truncatingIfNeeded: n >> 8), g: UInt8(truncatingIfNeeded: n >> 16),
-                               b: UInt8(truncatingIfNeeded: n >> 24))
-                }
-            }
-            return image
-        }
+        let items = Fixtures.halfStillItems(height: 40) { k, _ in RGBA(r: UInt8(40 + k * 60), g: 90, b: 200) }
         let carousel = try Carousel(images: items, options: options)
         let plan = carousel.plan()
         let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)

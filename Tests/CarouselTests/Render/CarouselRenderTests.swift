@@ -64,25 +64,10 @@ struct CarouselRenderTests {
     /// Pixels a move leaves alone once drawn (here the flat rows of each item's left half) take the indices of the rest the move settles into, so the rest shows its own
     /// palette's dithering everywhere, not bands from each moving frame's palette.
     @Test func restShowsItsOwnPaletteAfterAMove() throws {
-        var options = CarouselOptions()
-        options.fps = 20
-        options.hold = 0.2
-        options.duration = 0.4
-        options.dots.placement = .none
+        let options = Fixtures.shortMoves(duration: 0.4)
         // Scattered colours, so palettes are designed (not exact): bands of flat rows on the left
         // half of each item (a move draws them once), a different colour every pixel on the right.
-        func scattered(_ n: Int) -> RGBA {
-            let h = UInt32(truncatingIfNeeded: n &* 2_654_435_761)
-            return RGBA(r: UInt8(truncatingIfNeeded: h >> 8), g: UInt8(truncatingIfNeeded: h >> 16),
-                        b: UInt8(truncatingIfNeeded: h >> 24))
-        }
-        let items = (0..<3).map { k in
-            var image = RGBAImage(width: 64, height: 300)
-            for y in 0..<300 {
-                for x in 0..<64 { image[x, y] = scattered(x < 32 ? y / 10 * 3 + k : 1000 + (k * 300 + y) * 64 + x) }
-            }
-            return image
-        }
+        let items = Fixtures.halfStillItems(height: 300) { k, y in Fixtures.scattered(y / 10 * 3 + k) }
         let carousel = try Carousel(images: items, options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         // The first rest, the move's frames (5 cs each), then the rest the move settles into.

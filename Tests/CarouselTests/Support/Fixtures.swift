@@ -28,4 +28,33 @@ enum Fixtures {
         }
         return out
     }
+
+    /// A colour from a hash of `n`: neighbouring values give unrelated colours.
+    static func scattered(_ n: Int) -> RGBA {
+        let h = UInt32(truncatingIfNeeded: n &* 2_654_435_761)
+        return RGBA(r: UInt8(truncatingIfNeeded: h >> 8), g: UInt8(truncatingIfNeeded: h >> 16),
+                    b: UInt8(truncatingIfNeeded: h >> 24))
+    }
+
+    /// Three 64-pixel-wide items: the left half of item k shows `still(k, y)` on row y (what a
+    /// move leaves alone while the item slides), the right half a different colour every pixel.
+    static func halfStillItems(height: Int, still: (Int, Int) -> RGBA) -> [RGBAImage] {
+        (0..<3).map { k in
+            var image = RGBAImage(width: 64, height: height)
+            for y in 0..<height {
+                for x in 0..<64 { image[x, y] = x < 32 ? still(k, y) : scattered(1000 + (k * height + y) * 64 + x) }
+            }
+            return image
+        }
+    }
+
+    /// Options for short renders: 20 fps, holds of 0.2 s, moves of `duration`, no dots.
+    static func shortMoves(duration: MediaTime) -> CarouselOptions {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.hold = 0.2
+        options.duration = duration
+        options.dots.placement = .none
+        return options
+    }
 }
