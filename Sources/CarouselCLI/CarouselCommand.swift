@@ -17,6 +17,7 @@ struct CarouselCommand: ParsableCommand {
     static func main() {
         SignalCleanup.install()
         let outcome = execute(Array(CommandLine.arguments.dropFirst()))
+        if outcome.status != 0 { SignalCleanup.settle() }
         if let output = outcome.output { print(output) }
         if let error = outcome.error { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
         Foundation.exit(outcome.status)

@@ -36,6 +36,14 @@ enum SignalCleanup {
         #endif
     }
 
+    /// Waits for a signal's cleanup that is under way; it ends the process, so this then
+    /// never returns. A run that fails because of that cleanup (a worker writing into the
+    /// frames folder it renamed away) must not end first, with an error line and exit 1
+    /// and the folder half removed.
+    static func settle() {
+        queue.sync {}
+    }
+
     #if os(Linux)
     private static func installCrashHandlers() {
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
