@@ -191,33 +191,48 @@ struct SceneEncoder: Sendable {
         // The drawn pixels that do not settle: what this frame's own entries are for.
         var isSettled = [Bool](repeating: false, count: settled.isEmpty ? 0 : w * layerHeight)
         for s in settled { isSettled[s.pixel] = true }
-        var sample: [UInt8] = [], counts: [UInt8] = []
         // The layer pixels this frame draws from its own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: w * layerHeight)
         let layerWidth = plan.layer.width
-        let limit = SceneEncoder.shownLongerLimit
+        let ahead = FramesAhead(plan.frames, after: k + 1, limit: SceneEncoder.shownLongerLimit)
+        // The changed pixels that do not settle, and how long the layer keeps each one's colour
+        // there, in timeline frames.
+        var sample = [UInt8](repeating: 0, count: image.pixels.count)
+        var counts = [UInt8](repeating: 0, count: image.pixels.count / 4)
+        var sampled = 0
         image.pixels.withUnsafeBytes { rawCurrent in
             previous.pixels.withUnsafeBytes { rawPrevious in
                 plan.layer.pixels.withUnsafeBytes { rawLayer in
-                    let current = rawCurrent.bindMemory(to: UInt32.self), before = rawPrevious.bindMemory(to: UInt32.self)
-                    let layer = rawLayer.bindMemory(to: UInt32.self)
-                    for i in 0..<current.count where current[i] != before[i] && (i >= isSettled.count || !isSettled[i]) {
-                        let c = current[i]
-                        sample.append(UInt8(truncatingIfNeeded: c))
-                        sample.append(UInt8(truncatingIfNeeded: c >> 8))
-                        sample.append(UInt8(truncatingIfNeeded: c >> 16))
-                        sample.append(UInt8(truncatingIfNeeded: c >> 24))
-                        if i < drawn.count { drawn[i] = true }
-                        // How long the layer keeps this colour here, in timeline frames.
-                        let y = i / w
-                        counts.append(UInt8(y < layerHeight
-                            ? framesKept(layer, row: y * layerWidth + i - y * w, shownAt: frame.layerX, after: k + 1,
-                                         limit: limit)
-                            : 1))
+                    sample.withUnsafeMutableBytes { rawSample in
+                        counts.withUnsafeMutableBufferPointer { counts in
+                            drawn.withUnsafeMutableBufferPointer { drawn in
+                                isSettled.withUnsafeBufferPointer { isSettled in
+                                    let current = rawCurrent.bindMemory(to: UInt32.self)
+                                    let before = rawPrevious.bindMemory(to: UInt32.self)
+                                    let layer = rawLayer.bindMemory(to: UInt32.self)
+                                    let sample = rawSample.bindMemory(to: UInt32.self)
+                                    for i in 0..<current.count where current[i] != before[i]
+                                        && (i >= isSettled.count || !isSettled[i]) {
+                                        sample[sampled] = current[i]
+                                        let y = i / w
+                                        if y < layerHeight {
+                                            drawn[i] = true
+                                            counts[sampled] = UInt8(ahead.framesKept(layer, row: y * layerWidth + i - y * w,
+                                                                                     shownAt: frame.layerX))
+                                        } else {
+                                            counts[sampled] = 1
+                                        }
+                                        sampled &+= 1
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
+        sample.removeLast(sample.count - sampled * 4)
+        counts.removeLast(counts.count - sampled)
         let region = plan.layer.cropped(x: frame.layerX, width: w, height: layerHeight)
         if sample.isEmpty {
             sample = region.pixels
@@ -315,31 +330,52 @@ struct SceneEncoder: Sendable {
         let frames = plan.frames, w = plan.width, h = plan.layer.height, layerWidth = plan.layer.width
         let restX = frames[group.frames.upperBound - 1].layerX
         var counts = [UInt8](repeating: 1, count: w * h)
+        let ahead = FramesAhead(frames, after: group.frames.upperBound, limit: SceneEncoder.restStaysLimit)
         plan.layer.pixels.withUnsafeBytes { raw in
             let layer = raw.bindMemory(to: UInt32.self)
             for y in 0..<h {
                 for x in 0..<w {
-                    counts[y * w + x] = UInt8(framesKept(layer, row: y * layerWidth + x, shownAt: restX,
-                                                         after: group.frames.upperBound, limit: SceneEncoder.restStaysLimit))
+                    counts[y * w + x] = UInt8(ahead.framesKept(layer, row: y * layerWidth + x, shownAt: restX))
                 }
             }
         }
         return counts
     }
 
-    /// How many timeline frames, from 1 up to `limit`, a screen pixel keeps its colour: 1 for
-    /// the frame that shows layer pixel `row` + `layerX` there, and the spans of the planned
-    /// frames from `after` on while they show the same colour at that screen pixel (`row`
-    /// is the layer row's start plus the screen column).
-    private func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, shownAt layerX: Int, after: Int,
-                            limit: Int) -> Int {
-        let frames = plan.frames, here = layer[row + layerX]
-        var j = after, n = 1
-        while j < frames.count && n < limit && layer[row + frames[j].layerX] == here {
-            n += frames[j].span
-            j += 1
+    /// The planned frames after a point that can add to how long a screen pixel keeps its
+    /// colour, up to a limit in timeline frames: their layer positions and spans.
+    struct FramesAhead {
+        private var layerX: [Int] = []
+        private var spans: [Int] = []
+        private let limit: Int
+
+        /// The frames from `after` on, while the timeline frames before each (1 for the frame
+        /// shown, plus the spans of those before it) stay under `limit`.
+        init(_ frames: [FramePlan.Frame], after: Int, limit: Int) {
+            self.limit = limit
+            var n = 1, j = after
+            while j < frames.count && n < limit {
+                layerX.append(frames[j].layerX)
+                spans.append(frames[j].span)
+                n += frames[j].span
+                j += 1
+            }
         }
-        return min(n, limit)
+
+        /// How many timeline frames, from 1 up to the limit, a screen pixel keeps its colour:
+        /// 1 for the frame that shows layer pixel `row` + `layerX` there, and the spans of the
+        /// frames ahead while they show the same colour at that screen pixel (`row` is the
+        /// layer row's start plus the screen column).
+        @inline(__always)
+        func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, shownAt layerX: Int) -> Int {
+            let here = layer[row + layerX]
+            var j = 0, n = 1
+            while j < self.layerX.count && layer[row + self.layerX[j]] == here {
+                n += spans[j]
+                j += 1
+            }
+            return min(n, limit)
+        }
     }
 
     /// How many times a rest's pixel may count at most (``restCounts(_:)``). Measured with

@@ -25,12 +25,12 @@ public final class ColorMapper {
     private let cellCount = UnsafeMutablePointer<UInt16>.allocate(capacity: 32 * 32 * 32)
     private let rgb: UnsafeMutablePointer<Int32>
     /// The fine cells' lists, each padded to a multiple of 8: entries and their channels.
-    private var candidates: UnsafeMutablePointer<UInt8>
-    private var candidateRed: UnsafeMutablePointer<Int32>
-    private var candidateGreen: UnsafeMutablePointer<Int32>
-    private var candidateBlue: UnsafeMutablePointer<Int32>
-    private var candidateCount = 0
-    private var candidateCapacity = 4096
+    @exclusivity(unchecked) private var candidates: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var candidateRed: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var candidateGreen: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var candidateBlue: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var candidateCount = 0
+    @exclusivity(unchecked) private var candidateCapacity = 4096
     /// One cell's list while it is built (at most 256 entries).
     private let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
 
@@ -110,13 +110,13 @@ public final class ColorMapper {
     /// The whole palette as a list padded to a multiple of 8, the candidates of a coarse cell before it is narrowed.
     private let all: (count: Int, entries: UnsafeMutablePointer<UInt8>, red: UnsafeMutablePointer<Int32>,
                       green: UnsafeMutablePointer<Int32>, blue: UnsafeMutablePointer<Int32>)
-    private var coarseStart = [Int32](repeating: -1, count: 8 * 8 * 8)
-    private var coarseCount = [Int32](repeating: 0, count: 8 * 8 * 8)
+    @exclusivity(unchecked) private var coarseStart = [Int32](repeating: -1, count: 8 * 8 * 8)
+    @exclusivity(unchecked) private var coarseCount = [Int32](repeating: 0, count: 8 * 8 * 8)
     /// The coarse cells' lists, each padded to a multiple of 8: entries and their channels.
-    private var coarseEntries: [UInt8] = []
-    private var coarseRed: [Int32] = []
-    private var coarseGreen: [Int32] = []
-    private var coarseBlue: [Int32] = []
+    @exclusivity(unchecked) private var coarseEntries: [UInt8] = []
+    @exclusivity(unchecked) private var coarseRed: [Int32] = []
+    @exclusivity(unchecked) private var coarseGreen: [Int32] = []
+    @exclusivity(unchecked) private var coarseBlue: [Int32] = []
 
     /// A channel value for padding: farther from every colour than any entry, so a padded
     /// lane never sets the threshold and is never selected (and no distance overflows).
