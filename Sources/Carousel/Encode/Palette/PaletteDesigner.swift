@@ -40,7 +40,8 @@ public struct PaletteDesigner: Sendable {
         }
         let histogram = Histogram(image, weights: weights, counts: counts)
         var palette = histogram.medianCut(colors: slots)
-        for _ in 0..<refinements { palette = histogram.refine(palette) }
+        var assignment: [UInt8] = []
+        for _ in 0..<refinements { palette = histogram.refine(palette, assignment: &assignment) }
         return (reserved + palette, false)
     }
 }
@@ -147,11 +148,41 @@ struct Histogram {
     }
 
     /// One k-means (Lloyd) pass: every bin joins its nearest entry, entries move to their members' mean.
-    func refine(_ palette: [RGBA]) -> [RGBA] {
-        let mapper = ColorMapper(palette: palette, weights: weights)
+    ///
+    /// `assignment` holds each bin's entry from the pass before (empty before the first) and
+    /// gets this pass's. A bin keeps its entry without a search when it is nearer to it than
+    /// half the distance from that entry to any other: in the weighted distance, which is
+    /// Euclidean in scaled channels, every other entry is then strictly farther (triangle
+    /// inequality), so the result is the search's.
+    func refine(_ palette: [RGBA], assignment: inout [UInt8]) -> [RGBA] {
+        let search = PaletteSearch(palette: palette, weights: weights)
+        let wr = Int32(weights.r), wg = Int32(weights.g), wb = Int32(weights.b)
+        let entries = palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+        @inline(__always) func distance(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
+            let dr = a.0 &- b.0, dg = a.1 &- b.1, db = a.2 &- b.2
+            return wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
+        }
+        // Each entry's squared distance to its nearest other entry.
+        var separation = [Int32](repeating: .max, count: entries.count)
+        let guessed = assignment.count == bins.count
+        if guessed {
+            for a in entries.indices {
+                for b in entries.indices where b != a {
+                    separation[a] = min(separation[a], distance(entries[a], entries[b]))
+                }
+            }
+        } else {
+            assignment = [UInt8](repeating: 0, count: bins.count)
+        }
         var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: palette.count)
-        for bin in bins {
-            let k = Int(mapper.nearest(Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded())))
+        for (i, bin) in bins.enumerated() {
+            let color = (Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded()))
+            var k = Int(assignment[i])
+            // 4 d(bin, entry)^2 < d(entry, other)^2 for every other entry: the entry is nearest.
+            if !guessed || k >= entries.count || Int64(distance(color, entries[k])) * 4 >= Int64(separation[k]) {
+                k = Int(search.nearest(color.0, color.1, color.2))
+                assignment[i] = UInt8(k)
+            }
             sums[k].0 += bin.count
             sums[k].1 += bin.r * bin.count
             sums[k].2 += bin.g * bin.count
