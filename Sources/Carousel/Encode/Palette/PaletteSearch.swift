@@ -8,44 +8,29 @@
 /// kept by channel and padded to a multiple of 8 with entries farther than any colour, so
 /// a search is one branch-free loop, which the compiler vectorizes.
 struct PaletteSearch: Sendable {
-    private let r: [Int32], g: [Int32], b: [Int32]
-    private let weights: ChannelWeights
-
-    /// A channel value for padding, as in ``ColorMapper``: never nearest, and no distance overflows.
-    private static let padding: Int32 = 3000
-    /// Above every real distance (at most 255² times the weights' sum, below 2^22), below 2^23.
-    private static let ceiling: Int32 = (1 << 22) - 1
+    private let r: [Float], g: [Float], b: [Float]
+    private let weights: (Float, Float, Float)
 
     /// A search over `palette` (at most 256 entries) by distance with `weights`; an empty
     /// palette maps everything to index 0.
     init(palette: [RGBA], weights: ChannelWeights = .rgb) {
-        self.weights = weights
+        self.weights = (Float(weights.r), Float(weights.g), Float(weights.b))
         let palette = palette.isEmpty ? [RGBA.black] : palette
-        let pad = [Int32](repeating: PaletteSearch.padding, count: (8 - palette.count % 8) % 8)
-        r = palette.map { Int32($0.r) } + pad
-        g = palette.map { Int32($0.g) } + pad
-        b = palette.map { Int32($0.b) } + pad
+        // Far from every colour, as ColorMapper's padding: never nearest.
+        let pad = [Float](repeating: 3000, count: (8 - palette.count % 8) % 8)
+        r = palette.map { Float($0.r) } + pad
+        g = palette.map { Float($0.g) } + pad
+        b = palette.map { Float($0.b) } + pad
     }
 
-    /// The index of the entry nearest to (red, green, blue).
-    ///
-    /// Each entry's distance is shifted above its index, so the smallest value is the
-    /// nearest entry, the first on ties.
+    /// The index of the entry nearest to (red, green, blue), by the loop of ``ColorMapper``.
     func nearest(_ red: Int32, _ green: Int32, _ blue: Int32) -> UInt8 {
-        let wr = weights.r, wg = weights.g, wb = weights.b
-        return r.withUnsafeBufferPointer { r in
+        r.withUnsafeBufferPointer { r in
             g.withUnsafeBufferPointer { g in
                 b.withUnsafeBufferPointer { b in
-                    var best = Int32.max
-                    var e = 0
-                    while e < r.count {
-                        let dr = r[e] &- red, dg = g[e] &- green, db = b[e] &- blue
-                        var d = wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
-                        d = d < PaletteSearch.ceiling ? d : PaletteSearch.ceiling
-                        let packed = d &<< 8 | Int32(truncatingIfNeeded: e)
-                        best = packed < best ? packed : best
-                        e &+= 1
-                    }
+                    let best = ColorMapper.search(red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!,
+                                                  count: r.count, color: (Float(red), Float(green), Float(blue)),
+                                                  weights: weights)
                     return UInt8(truncatingIfNeeded: best & 0xFF)
                 }
             }
