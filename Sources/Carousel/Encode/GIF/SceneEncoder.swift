@@ -550,6 +550,8 @@ struct SceneEncoder: Sendable {
         let offset = frame.layerX - scene.regionX
         let hasPrevious = previous != nil
         let previousPixels = previous?.pixels ?? []
+        // Overlay pixels by colour, in a small direct-mapped cache: a dot's few edge colours repeat row after row.
+        var overlayColors = [UInt32](repeating: 0, count: 256), overlayIndices = [Int16](repeating: -1, count: 256)
         exact.pixels.withUnsafeBytes { rawExact in
             previousPixels.withUnsafeBytes { rawPrevious in
                 let current = rawExact.bindMemory(to: UInt32.self)
@@ -564,8 +566,13 @@ struct SceneEncoder: Sendable {
                                 let c = current[row + x]
                                 if hasPrevious && before[row + x] == c { continue }
                                 if !spans.isEmpty && spans.contains(where: { $0.contains(x) }) {
-                                    out[outRow + x] = scene.search.nearest(Int32(c & 0xFF), Int32((c >> 8) & 0xFF),
-                                                                           Int32((c >> 16) & 0xFF))
+                                    let slot = Int((c &* 2_654_435_761) >> 24)
+                                    if overlayColors[slot] != c || overlayIndices[slot] < 0 {
+                                        overlayColors[slot] = c
+                                        overlayIndices[slot] = Int16(scene.search.nearest(Int32(c & 0xFF), Int32((c >> 8) & 0xFF),
+                                                                                          Int32((c >> 16) & 0xFF)))
+                                    }
+                                    out[outRow + x] = UInt8(overlayIndices[slot])
                                 } else if y < layerHeight {
                                     out[outRow + x] = region[regionRow + x]
                                 } else {

@@ -68,45 +68,53 @@ struct Histogram {
 
     init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil) {
         self.weights = weights
-        let counts = counts.flatMap { $0.count == image.width * image.height ? $0 : nil }
-        // Each used cell gets a slot, in order of first use: count and the three channel sums.
-        let slotOf = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
-        slotOf.initialize(repeating: -1, count: 1 << 18)
-        defer { slotOf.deallocate() }
-        let capacity = min(image.width * image.height, 1 << 18)
-        let sums = UnsafeMutablePointer<Int64>.allocate(capacity: max(1, capacity) * 4)
+        let counts = counts.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
+        // Each used cell gets a slot, in order of first use: its key, count and the three channel sums.
+        let slotOf = SlotTables.shared.take()
+        let capacity = max(1, min(image.width * image.height, 1 << 18))
+        let sums = UnsafeMutablePointer<Int64>.allocate(capacity: capacity * 4)
         defer { sums.deallocate() }
+        let keys = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
+        defer { keys.deallocate() }
         var used = 0
         image.pixels.withUnsafeBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                if p[i + 3] >= 128 {
-                    let r = Int64(p[i]), g = Int64(p[i + 1]), b = Int64(p[i + 2])
-                    let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
-                    var slot = Int(slotOf[key])
-                    if slot < 0 {
-                        slot = used
-                        used &+= 1
-                        slotOf[key] = Int32(slot)
-                        (sums + slot &* 4).initialize(repeating: 0, count: 4)
+            counts.withUnsafeBufferPointer { counts in
+                let weighted = counts.count > 0
+                var i = 0
+                while i < p.count {
+                    if p[i + 3] >= 128 {
+                        let r = Int64(p[i]), g = Int64(p[i + 1]), b = Int64(p[i + 2])
+                        let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
+                        var slot = Int(slotOf[key])
+                        if slot < 0 {
+                            slot = used
+                            keys[used] = Int32(key)
+                            used &+= 1
+                            slotOf[key] = Int32(slot)
+                            (sums + slot &* 4).initialize(repeating: 0, count: 4)
+                        }
+                        let s = sums + slot &* 4
+                        let n = weighted ? max(1, Int64(counts[i >> 2])) : 1
+                        s[0] &+= n
+                        s[1] &+= r &* n
+                        s[2] &+= g &* n
+                        s[3] &+= b &* n
                     }
-                    let s = sums + slot &* 4
-                    let n = counts.map { max(1, Int64($0[i >> 2])) } ?? 1
-                    s[0] &+= n
-                    s[1] &+= r &* n
-                    s[2] &+= g &* n
-                    s[3] &+= b &* n
+                    i &+= 4
                 }
-                i &+= 4
             }
         }
         // In cell order, so the bins do not depend on pixel order.
+        var usedKeys = UnsafeMutableBufferPointer(start: keys, count: used)
+        usedKeys.sort()
         bins.reserveCapacity(used)
-        for key in 0..<(1 << 18) where slotOf[key] >= 0 {
+        for key in usedKeys.lazy.map(Int.init) {
             let s = sums + Int(slotOf[key]) * 4
             let n = Double(s[0])
             bins.append(Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n))
+            slotOf[key] = -1
         }
+        SlotTables.shared.give(slotOf)
     }
 
     /// Variance-driven median cut: split the box with the largest squared error at the
@@ -226,5 +234,34 @@ struct Histogram {
             variance[2] += w.2 * bin.count * (bin.b - m.2) * (bin.b - m.2)
         }
         return variance.indices.max { variance[$0] < variance[$1] } ?? 0
+    }
+}
+
+/// The cell-to-slot tables of ``Histogram``, kept for reuse. A table has an entry for each
+/// of the 2^18 cells (1 MiB), all -1 while it is free; allocating and clearing one for every
+/// palette designed showed in profiles (page faults and memset). A histogram takes one and
+/// gives it back with the entries it set cleared, so the pool holds one table for each
+/// palette designed at the same time (about one per core), for the life of the process.
+private final class SlotTables: @unchecked Sendable {
+    // `@unchecked Sendable`: `free` is read and written only while holding `lock`.
+    static let shared = SlotTables()
+    private var free: [UnsafeMutablePointer<Int32>] = []
+    private let lock = NSLock()
+
+    /// A table with every entry -1.
+    func take() -> UnsafeMutablePointer<Int32> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let table = free.popLast() { return table }
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
+        table.initialize(repeating: -1, count: 1 << 18)
+        return table
+    }
+
+    /// Returns a table taken, every entry -1 again.
+    func give(_ table: UnsafeMutablePointer<Int32>) {
+        lock.lock()
+        defer { lock.unlock() }
+        free.append(table)
     }
 }
