@@ -1,3 +1,5 @@
+import Foundation
+
 /// An 8-bit RGBA image with straight (non-premultiplied) alpha, rows top to bottom.
 ///
 /// Pixels are plain values: a flat buffer of `width * height * 4` bytes, so every
@@ -114,18 +116,19 @@ public struct RGBAImage: Equatable, Sendable {
     /// The bounding box of the pixels that differ from `other` (of the same size), as
     /// (left, top, width, height); width 0 when none do.
     public func changedRect(from other: RGBAImage) -> (left: Int, top: Int, width: Int, height: Int) {
+        precondition(other.width == width && other.height == height, "changedRect compares images of the same size")
+        guard width > 0 && height > 0 else { return (0, 0, 0, 0) }
         var x0 = width, x1 = -1, y0 = height, y1 = -1
         pixels.withUnsafeBytes { ra in
             other.pixels.withUnsafeBytes { rb in
                 let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
                 for y in 0..<height {
                     let row = y * width
-                    var first = -1, last = -1
-                    for x in 0..<width where pa[row + x] != pb[row + x] {
-                        if first < 0 { first = x }
-                        last = x
-                    }
-                    guard first >= 0 else { continue }
+                    // An unchanged row in one comparison; a changed one from each end to its first difference.
+                    if memcmp(pa.baseAddress! + row, pb.baseAddress! + row, width * 4) == 0 { continue }
+                    var first = 0, last = width - 1
+                    while pa[row + first] == pb[row + first] { first += 1 }
+                    while pa[row + last] == pb[row + last] { last -= 1 }
                     x0 = min(x0, first)
                     x1 = max(x1, last)
                     y0 = min(y0, y)

@@ -127,7 +127,10 @@ struct QuantizerTests {
         }
     }
 
-    /// The cell lists give exactly what a search of every entry gives, with either weighting.
+    /// The cell lists (``ColorMapper``) and the walk by green (``PaletteSearch``) give exactly
+    /// what a search of every entry gives, lowest index on ties, with either weighting: on
+    /// random palettes, on one with every entry twice, and on a grid, where colours between
+    /// grid points are equally near to several entries.
     @Test(arguments: [ChannelWeights.rgb, .perceptual])
     func mapperFindsTheNearestEntry(_ weights: ChannelWeights) {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -135,20 +138,54 @@ struct QuantizerTests {
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: seed >> 56)
         }
-        for size in [1, 7, 64, 256] {
-            let palette = (0..<size).map { _ in RGBA(r: next(), g: next(), b: next()) }
+        var palettes = [1, 7, 64, 256].map { size in (0..<size).map { _ in RGBA(r: next(), g: next(), b: next()) } }
+        let half = (0..<128).map { _ in RGBA(r: next(), g: next(), b: next()) }
+        palettes.append(half + half)
+        let grid = (0..<216).map { (k: Int) -> RGBA in
+            RGBA(r: UInt8(k / 36 * 50), g: UInt8(k / 6 % 6 * 50), b: UInt8(k % 6 * 50))
+        }
+        palettes.append(grid)
+        for (p, palette) in palettes.enumerated() {
             let mapper = ColorMapper(palette: palette, weights: weights)
-            for _ in 0..<2000 {
-                let r = Int32(next()), g = Int32(next()), b = Int32(next())
-                var best = 0, bestDistance = Int32.max
+            let search = PaletteSearch(palette: palette, weights: weights)
+            var ties = 0
+            for n in 0..<3000 {
+                // Every third colour on the grid's half steps, where ties are.
+                func channel() -> Int32 { Int32(n % 3 == 0 ? next() / 25 * 25 : next()) }
+                let r = channel(), g = channel(), b = channel()
+                var best = 0, bestDistance = Int32.max, equal = 0
                 for (e, c) in palette.enumerated() {
                     let dr = Int32(c.r) - r, dg = Int32(c.g) - g, db = Int32(c.b) - b
                     let d = weights.r * dr * dr + weights.g * dg * dg + weights.b * db * db
-                    if d < bestDistance { (best, bestDistance) = (e, d) }
+                    if d < bestDistance { (best, bestDistance, equal) = (e, d, 0) } else if d == bestDistance { equal += 1 }
                 }
-                #expect(Int(mapper.nearest(r, g, b)) == best, "\(size) entries, colour (\(r), \(g), \(b))")
+                if equal > 0 { ties += 1 }
+                #expect(Int(mapper.nearest(r, g, b)) == best, "\(palette.count) entries, colour (\(r), \(g), \(b))")
+                #expect(Int(search.nearest(r, g, b)) == best, "\(palette.count) entries, colour (\(r), \(g), \(b))")
+            }
+            if p >= 4 { #expect(ties > 100, "the doubled and grid palettes must exercise ties") }
+        }
+    }
+
+    /// A k-means pass that keeps a bin's entry without a search (near enough to it) gives the
+    /// palette that searching every bin gives, pass after pass.
+    @Test func refineKeepsEntriesExactly() {
+        var image = RGBAImage(width: 96, height: 64)
+        for y in 0..<64 {
+            for x in 0..<96 {
+                image[x, y] = RGBA(r: UInt8(x * 255 / 95), g: UInt8((x * y) % 256), b: UInt8(y * 4 % 256))
             }
         }
+        let histogram = Histogram(image, weights: .perceptual)
+        var kept = histogram.medianCut(colors: 64), searched = kept
+        var assignment: [UInt8] = []
+        for _ in 0..<4 {
+            kept = histogram.refine(kept, assignment: &assignment)
+            var fresh: [UInt8] = []
+            searched = histogram.refine(searched, assignment: &fresh)
+            #expect(kept == searched)
+        }
+        #expect(assignment.count == histogram.bins.count)
     }
 
     /// The perceptual weights count green above red: a grey is nearer the entry 12 off in

@@ -1,37 +1,71 @@
-/// The nearest palette entry by searching every entry (weighted squared distance, lowest
-/// index on ties): the same answer as ``ColorMapper/nearest(_:_:_:)`` with the same weights.
+/// The nearest palette entry (weighted squared distance, lowest index on ties): the same
+/// answer as ``ColorMapper/nearest(_:_:_:)`` with the same weights, with no caches.
 ///
-/// A value with no caches, so any number of threads may share it. It serves where few
-/// colours are looked up per palette, so ``ColorMapper``'s lists would cost more to build
-/// than they save: the pixels of overlay edges, and each k-means pass over a histogram
-/// (whose bins spread over colour space, about one list per three lookups). The entries are
-/// kept by channel and padded to a multiple of 8 with entries farther than any colour, so
-/// a search is one branch-free loop, which the compiler vectorizes.
+/// A value, so any number of threads may share it. It serves where few colours are looked
+/// up per palette, so ``ColorMapper``'s lists would cost more to build than they save: the
+/// pixels of overlay edges, and each k-means pass over a histogram (whose bins spread over
+/// colour space, about one list per three lookups).
+///
+/// The entries are kept sorted by green, the channel that weighs most. A search starts at
+/// the colour's green and walks outwards both ways, and stops in each direction at the
+/// first entry whose green difference alone, weighted, exceeds the best distance found:
+/// every entry beyond it is farther still. On a 256-entry palette it visits a few dozen.
 struct PaletteSearch: Sendable {
-    private let r: [Float], g: [Float], b: [Float]
-    private let weights: (Float, Float, Float)
+    /// The entries' channels in order of green (then index), and their indices.
+    private let r: [Int32], g: [Int32], b: [Int32], index: [Int32]
+    private let weights: ChannelWeights
 
     /// A search over `palette` (at most 256 entries) by distance with `weights`; an empty
     /// palette maps everything to index 0.
     init(palette: [RGBA], weights: ChannelWeights = .rgb) {
-        self.weights = (Float(weights.r), Float(weights.g), Float(weights.b))
+        self.weights = weights
         let palette = palette.isEmpty ? [RGBA.black] : palette
-        // Far from every colour, as ColorMapper's padding: never nearest.
-        let pad = [Float](repeating: 3000, count: (8 - palette.count % 8) % 8)
-        r = palette.map { Float($0.r) } + pad
-        g = palette.map { Float($0.g) } + pad
-        b = palette.map { Float($0.b) } + pad
+        let order = palette.indices.sorted { (palette[$0].g, $0) < (palette[$1].g, $1) }
+        r = order.map { Int32(palette[$0].r) }
+        g = order.map { Int32(palette[$0].g) }
+        b = order.map { Int32(palette[$0].b) }
+        index = order.map { Int32($0) }
     }
 
-    /// The index of the entry nearest to (red, green, blue), by the loop of ``ColorMapper``.
+    /// The index of the entry nearest to (red, green, blue).
+    ///
+    /// Distances are compared as (distance << 8 | index), so equal distances go to the
+    /// lower index; the walk goes on while the green difference alone could still tie.
     func nearest(_ red: Int32, _ green: Int32, _ blue: Int32) -> UInt8 {
-        r.withUnsafeBufferPointer { r in
+        let wr = weights.r, wg = weights.g, wb = weights.b
+        return r.withUnsafeBufferPointer { r in
             g.withUnsafeBufferPointer { g in
                 b.withUnsafeBufferPointer { b in
-                    let best = ColorMapper.search(red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!,
-                                                  count: r.count, color: (Float(red), Float(green), Float(blue)),
-                                                  weights: weights)
-                    return UInt8(truncatingIfNeeded: best & 0xFF)
+                    index.withUnsafeBufferPointer { index in
+                        // The first entry with green >= the colour's.
+                        var low = 0, high = g.count
+                        while low < high {
+                            let mid = (low + high) / 2
+                            if g[mid] < green { low = mid + 1 } else { high = mid }
+                        }
+                        var best = Int64.max
+                        @inline(__always) func visit(_ k: Int) {
+                            let dr = r[k] &- red, dg = g[k] &- green, db = b[k] &- blue
+                            let d = Int64(wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db)
+                            let packed = d << 8 | Int64(index[k])
+                            if packed < best { best = packed }
+                        }
+                        var up = low
+                        while up < g.count {
+                            let dg = g[up] &- green
+                            if Int64(wg &* dg &* dg) > best >> 8 { break }
+                            visit(up)
+                            up &+= 1
+                        }
+                        var down = low &- 1
+                        while down >= 0 {
+                            let dg = green &- g[down]
+                            if Int64(wg &* dg &* dg) > best >> 8 { break }
+                            visit(down)
+                            down &-= 1
+                        }
+                        return UInt8(truncatingIfNeeded: best & 0xFF)
+                    }
                 }
             }
         }

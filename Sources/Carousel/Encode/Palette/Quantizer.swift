@@ -150,6 +150,9 @@ public struct Quantizer: Sendable {
         let cacheBits = 15
         var cacheKeys = [UInt32](repeating: .max, count: 1 << cacheBits)
         var cacheMixes = [UInt32](repeating: 0, count: 1 << cacheBits)
+        // The nearest entries of undithered pixels, likewise.
+        var plainKeys = [UInt32](repeating: .max, count: plainFlags.isEmpty ? 0 : 1 << cacheBits)
+        var plainIndices = [UInt8](repeating: 0, count: plainFlags.isEmpty ? 0 : 1 << cacheBits)
         let flags = only ?? []
         image.pixels.withUnsafeBufferPointer { p in
             indices.withUnsafeMutableBufferPointer { out in
@@ -172,7 +175,14 @@ public struct Quantizer: Sendable {
                             if masked && plain[i] {
                                 if key != lastPlain {
                                     lastPlain = key
-                                    plainIndex = mapper.nearest(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]))
+                                    let slot = Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits))
+                                    if plainKeys[slot] == key {
+                                        plainIndex = plainIndices[slot]
+                                    } else {
+                                        plainIndex = mapper.nearest(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]))
+                                        plainKeys[slot] = key
+                                        plainIndices[slot] = plainIndex
+                                    }
                                 }
                                 out[i] = plainIndex
                                 continue

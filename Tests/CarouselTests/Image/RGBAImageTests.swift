@@ -1,0 +1,28 @@
+@testable import Carousel
+import Testing
+
+struct RGBAImageTests {
+    /// The changed rectangle is the bounding box of the differing pixels, against a scan of
+    /// every pixel: single pixels at the corners and edges, pixels in different rows and
+    /// columns, and none.
+    @Test(arguments: [
+        [(0, 0)], [(15, 0)], [(0, 9)], [(15, 9)], [(7, 4)],
+        [(3, 2), (11, 7)], [(12, 1), (2, 8)], [(0, 5), (15, 5)], [(6, 0), (6, 9), (9, 3)], [],
+    ])
+    func changedRectBoundsTheDifferences(_ changed: [(Int, Int)]) {
+        var before = RGBAImage(width: 16, height: 10)
+        for y in 0..<10 {
+            for x in 0..<16 { before[x, y] = RGBA(r: UInt8(x * 9), g: UInt8(y * 20), b: 77) }
+        }
+        var after = before
+        for (x, y) in changed { after[x, y] = RGBA(r: 1, g: 2, b: 3) }
+        let rect = after.changedRect(from: before)
+        if changed.isEmpty {
+            #expect(rect.width == 0)
+            return
+        }
+        let xs = changed.map(\.0), ys = changed.map(\.1)
+        #expect(rect.left == xs.min()! && rect.top == ys.min()!)
+        #expect(rect.width == xs.max()! - xs.min()! + 1 && rect.height == ys.max()! - ys.min()! + 1)
+    }
+}
