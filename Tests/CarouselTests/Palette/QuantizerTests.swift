@@ -167,6 +167,50 @@ struct QuantizerTests {
         }
     }
 
+    /// Median cut with the bins kept in three orders gives the palette of the plain
+    /// algorithm, which sorts each box by its widest channel's key before splitting it.
+    @Test(arguments: [2, 16, 255])
+    func medianCutMatchesSortingEveryBox(_ colors: Int) {
+        var image = RGBAImage(width: 120, height: 80)
+        for y in 0..<80 {
+            for x in 0..<120 {
+                image[x, y] = RGBA(r: UInt8(x * 2), g: UInt8((x * y / 7) % 256), b: UInt8(255 - y * 3))
+            }
+        }
+        let histogram = Histogram(image, weights: .perceptual)
+        let w = (4.0, 8.0, 3.0)
+        var bins = histogram.bins
+        var boxes = [0..<bins.count]
+        var errors = [Histogram.squaredError(bins[...], weights: w)]
+        while boxes.count < colors {
+            guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[worst] > 0 else { break }
+            let box = boxes[worst]
+            let channel = Histogram.widestChannel(bins[box], weights: w)
+            let sorted = bins[box].sorted { $0.key(channel) < $1.key(channel) }
+            bins.replaceSubrange(box, with: sorted)
+            let total = bins[box].reduce(0) { $0 + $1.count }
+            var running = 0.0, cut = box.lowerBound + 1
+            for i in box {
+                running += bins[i].count
+                if running >= total / 2 {
+                    cut = i + 1
+                    break
+                }
+            }
+            cut = min(max(cut, box.lowerBound + 1), box.upperBound - 1)
+            boxes[worst] = box.lowerBound..<cut
+            errors[worst] = Histogram.squaredError(bins[box.lowerBound..<cut], weights: w)
+            boxes.append(cut..<box.upperBound)
+            errors.append(Histogram.squaredError(bins[cut..<box.upperBound], weights: w))
+        }
+        let expected = boxes.map { box -> RGBA in
+            let m = Histogram.mean(bins[box])
+            return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
+        }
+        #expect(histogram.bins.count > 1000)
+        #expect(histogram.medianCut(colors: colors) == expected)
+    }
+
     /// A k-means pass that keeps a bin's entry without a search (near enough to it) gives the
     /// palette that searching every bin gives, pass after pass.
     @Test func refineKeepsEntriesExactly() {

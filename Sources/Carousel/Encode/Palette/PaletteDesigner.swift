@@ -55,11 +55,11 @@ struct Histogram {
         var b: Double
         func channel(_ c: Int) -> Double { c == 0 ? r : (c == 1 ? g : b) }
 
+        /// The mean of channel `c` in 1/64 levels (14 bits).
+        func fine(_ c: Int) -> Int { Int(channel(c) * 64) }
+
         /// A sort key: the channel `c` first, then red, green and blue (each mean in 1/64 levels).
-        func key(_ c: Int) -> Int {
-            func q(_ v: Double) -> Int { Int(v * 64) }
-            return q(channel(c)) << 42 | q(r) << 28 | q(g) << 14 | q(b)
-        }
+        func key(_ c: Int) -> Int { fine(c) << 42 | fine(0) << 28 | fine(1) << 14 | fine(2) }
     }
 
     private(set) var bins: [Bin] = []
@@ -119,38 +119,77 @@ struct Histogram {
 
     /// Variance-driven median cut: split the box with the largest squared error at the
     /// weighted median of its widest channel until there are `colors` boxes.
+    ///
+    /// A box split on a channel holds its bins in order of that channel's ``Bin/key(_:)``,
+    /// and its sums (mean, error, widest channel) run in that order. The keys are distinct
+    /// (two cells' means differ in some channel by more than 1/64 level), so that order
+    /// does not depend on how the box came about. Sorting each box before splitting it
+    /// costs n log n per split; instead the bins are sorted once by each channel's key, and
+    /// every box keeps its bins in all three orders, in the same range of three lists.
+    /// Splitting a box cuts the list of its channel at the median and partitions the other
+    /// two, keeping their order: linear in the box's size.
     func medianCut(colors: Int) -> [RGBA] {
         guard !bins.isEmpty, colors > 0 else { return colors > 0 ? [.black] : [] }
-        var bins = self.bins
-        var boxes: [Range<Int>] = [0..<bins.count]
+        let bins = self.bins, count = bins.count
         let w = (Double(weights.r), Double(weights.g), Double(weights.b))
-        var errors: [Double] = [Histogram.squaredError(bins[0..<bins.count], weights: w)]
+        // The bins by each channel's key.
+        var lists: [[Int32]] = (0..<3).map { c in
+            var keyed = bins.enumerated().map { (key: $1.key(c), bin: Int32($0)) }
+            keyed.sort { $0.key < $1.key }
+            return keyed.map(\.bin)
+        }
+        var boxes: [Range<Int>] = [0..<count]
+        // The channel whose list holds each box's order; the first box keeps the histogram's (-1).
+        var orders = [-1]
+        let histogramOrder = Array(0..<Int32(count))
+        /// `body` of the bins of `box` in its order.
+        func sum<T>(_ box: Range<Int>, _ order: Int, _ body: (LazyMapCollection<ArraySlice<Int32>, Bin>) -> T) -> T {
+            body((order < 0 ? histogramOrder : lists[order])[box].lazy.map { bins[Int($0)] })
+        }
+        var errors: [Double] = [Histogram.squaredError(bins[0..<count], weights: w)]
+        var left = [Bool](repeating: false, count: count)
+        var scratch = [Int32](repeating: 0, count: count)
         while boxes.count < colors {
             guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[worst] > 0 else { break }
             let box = boxes[worst]
-            let channel = Histogram.widestChannel(bins[box], weights: w)
-            // Each bin with its key, sorted by the key (stable, as before: the same order).
-            var keyed = bins[box].map { (key: $0.key(channel), bin: $0) }
-            keyed.sort { $0.key < $1.key }
-            bins.replaceSubrange(box, with: keyed.map(\.bin))
-            let total = bins[box].reduce(0) { $0 + $1.count }
+            let channel = sum(box, orders[worst]) { Histogram.widestChannel($0, weights: w) }
+            let sorted = lists[channel]
+            let total = sorted[box].reduce(0) { $0 + bins[Int($1)].count }
             var running = 0.0
             var cut = box.lowerBound + 1
             for i in box {
-                running += bins[i].count
+                running += bins[Int(sorted[i])].count
                 if running >= total / 2 {
                     cut = i + 1
                     break
                 }
             }
             cut = min(max(cut, box.lowerBound + 1), box.upperBound - 1)
+            // The other channels' lists: the left part's bins first, each part in its order.
+            for i in box { left[Int(sorted[i])] = i < cut }
+            for c in 0..<3 where c != channel {
+                var l = box.lowerBound, r = cut
+                for i in box {
+                    let bin = lists[c][i]
+                    if left[Int(bin)] {
+                        scratch[l] = bin
+                        l += 1
+                    } else {
+                        scratch[r] = bin
+                        r += 1
+                    }
+                }
+                lists[c].replaceSubrange(box, with: scratch[box])
+            }
             boxes[worst] = box.lowerBound..<cut
-            errors[worst] = Histogram.squaredError(bins[box.lowerBound..<cut], weights: w)
+            orders[worst] = channel
+            errors[worst] = sum(box.lowerBound..<cut, channel) { Histogram.squaredError($0, weights: w) }
             boxes.append(cut..<box.upperBound)
-            errors.append(Histogram.squaredError(bins[cut..<box.upperBound], weights: w))
+            orders.append(channel)
+            errors.append(sum(cut..<box.upperBound, channel) { Histogram.squaredError($0, weights: w) })
         }
-        return boxes.map { box in
-            let m = Histogram.mean(bins[box])
+        return zip(boxes, orders).map { box, order in
+            let m = sum(box, order) { Histogram.mean($0) }
             return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
         }
     }
@@ -203,7 +242,7 @@ struct Histogram {
         }
     }
 
-    static func mean(_ bins: ArraySlice<Bin>) -> (Double, Double, Double) {
+    static func mean<C: Collection<Bin>>(_ bins: C) -> (Double, Double, Double) {
         var n = 0.0, r = 0.0, g = 0.0, b = 0.0
         for bin in bins {
             n += bin.count
@@ -214,7 +253,7 @@ struct Histogram {
         return (r / n, g / n, b / n)
     }
 
-    static func squaredError(_ bins: ArraySlice<Bin>, weights w: (Double, Double, Double)) -> Double {
+    static func squaredError<C: Collection<Bin>>(_ bins: C, weights w: (Double, Double, Double)) -> Double {
         guard bins.count > 1 else { return 0 }
         let m = mean(bins)
         var total = 0.0
@@ -225,7 +264,7 @@ struct Histogram {
         return total
     }
 
-    static func widestChannel(_ bins: ArraySlice<Bin>, weights w: (Double, Double, Double)) -> Int {
+    static func widestChannel<C: Collection<Bin>>(_ bins: C, weights w: (Double, Double, Double)) -> Int {
         let m = mean(bins)
         var variance = [0.0, 0.0, 0.0]
         for bin in bins {
