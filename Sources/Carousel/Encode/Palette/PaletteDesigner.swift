@@ -63,6 +63,8 @@ struct Histogram {
     }
 
     private(set) var bins: [Bin] = []
+    /// Each bin's mean rounded to whole levels: the colour k-means looks up.
+    private var rounded: [(Int32, Int32, Int32)] = []
     /// How the channels count in squared errors and in k-means' nearest entry.
     let weights: ChannelWeights
 
@@ -108,10 +110,13 @@ struct Histogram {
         var usedKeys = UnsafeMutableBufferPointer(start: keys, count: used)
         usedKeys.sort()
         bins.reserveCapacity(used)
+        rounded.reserveCapacity(used)
         for key in usedKeys.lazy.map(Int.init) {
             let s = sums + Int(slotOf[key]) * 4
             let n = Double(s[0])
-            bins.append(Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n))
+            let bin = Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n)
+            bins.append(bin)
+            rounded.append((Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded())))
             slotOf[key] = -1
         }
         SlotTables.shared.give(slotOf)
@@ -223,7 +228,7 @@ struct Histogram {
         }
         var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: palette.count)
         for (i, bin) in bins.enumerated() {
-            let color = (Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded()))
+            let color = rounded[i]
             var k = Int(assignment[i])
             // 4 d(bin, entry)^2 < d(entry, other)^2 for every other entry: the entry is nearest.
             if !guessed || k >= entries.count || Int64(distance(color, entries[k])) * 4 >= Int64(separation[k]) {
