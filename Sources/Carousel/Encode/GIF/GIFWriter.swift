@@ -61,7 +61,8 @@ public struct GIFWriter: ~Copyable {
 
     /// Writes one frame at (`left`, `top`) with its own colour table and a delay in centiseconds.
     ///
-    /// The local colour table is padded with black to a power of two (at least 2).
+    /// The local colour table is padded with black to a power of two (at least 2). The
+    /// indices are compressed by ``GIFLZW``, which writes what giflib's `EGifPutLine` would.
     /// By default the frame stays when the next is drawn ("do not dispose"), so a later
     /// frame may cover only part of the canvas, its transparent pixels showing this one;
     /// `clearAfter` restores the canvas to transparent instead.
@@ -83,10 +84,19 @@ public struct GIFWriter: ~Copyable {
         }
         defer { GifFreeMapObject(map) }
         try check(EGifPutImageDesc(handle, Int32(left), Int32(top), Int32(frame.width), Int32(frame.height), false, map))
-        var indices = frame.indices
-        try check(indices.withUnsafeMutableBufferPointer {
-            EGifPutLine(handle, $0.baseAddress, Int32($0.count))
-        })
+        // giflib has written the code size (from the colour table, at least 2); the image data
+        // goes in as raw code blocks, compressed as EGifPutLine would.
+        let codeSize = max(2, size.trailingZeroBitCount)
+        let blocks = frame.indices.withUnsafeBufferPointer { GIFLZW.compress($0, minimumCodeSize: codeSize) }
+        try blocks.withUnsafeBufferPointer { data throws(CarouselError) in
+            guard let base = data.baseAddress else { return }
+            var at = 0
+            while at < data.count {
+                try check(at == 0 ? EGifPutCode(handle, Int32(codeSize), base) : EGifPutCodeNext(handle, base + at))
+                at += Int(data[at]) + 1
+            }
+        }
+        try check(EGifPutCodeNext(handle, nil))
     }
 
     /// Writes the trailer and releases giflib's handle.

@@ -211,18 +211,20 @@ struct SceneEncoder: Sendable {
                                     let before = rawPrevious.bindMemory(to: UInt32.self)
                                     let layer = rawLayer.bindMemory(to: UInt32.self)
                                     let sample = rawSample.bindMemory(to: UInt32.self)
-                                    for i in 0..<current.count where current[i] != before[i]
-                                        && (i >= isSettled.count || !isSettled[i]) {
-                                        sample[sampled] = current[i]
-                                        let y = i / w
-                                        if y < layerHeight {
-                                            drawn[i] = true
-                                            counts[sampled] = UInt8(ahead.framesKept(layer, row: y * layerWidth + i - y * w,
-                                                                                     shownAt: frame.layerX))
-                                        } else {
-                                            counts[sampled] = 1
+                                    for y in 0..<(current.count / w) {
+                                        let row = y * w, layerRow = y * layerWidth
+                                        for i in row..<(row + w) where current[i] != before[i]
+                                            && (i >= isSettled.count || !isSettled[i]) {
+                                            sample[sampled] = current[i]
+                                            if y < layerHeight {
+                                                drawn[i] = true
+                                                counts[sampled] = UInt8(ahead.framesKept(layer, row: layerRow + i - row,
+                                                                                         shownAt: frame.layerX))
+                                            } else {
+                                                counts[sampled] = 1
+                                            }
+                                            sampled &+= 1
                                         }
-                                        sampled &+= 1
                                     }
                                 }
                             }

@@ -1,0 +1,26 @@
+@testable import Carousel
+import CarouselTestSupport
+import Testing
+
+struct GIFLZWTests {
+    /// The compressor writes exactly what giflib's `EGifPutLine` writes: noise over 256 entries
+    /// (the code table fills and is cleared many times), runs and repeats, two- and
+    /// four-entry tables (the smallest code sizes), a single pixel.
+    @Test(arguments: [(300, 200, 256, 0), (97, 61, 256, 1), (64, 64, 2, 0), (50, 40, 4, 2), (1, 1, 2, 0), (255, 3, 16, 1)])
+    func compressesAsGiflibDoes(_ width: Int, _ height: Int, _ colors: Int, _ pattern: Int) {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        let indices = (0..<(width * height)).map { i -> UInt8 in
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            switch pattern {
+            case 0: return UInt8(Int(seed >> 33) % colors)
+            case 1: return UInt8((i / 7 + (i % width) / 13) % colors)
+            default: return UInt8((i % width < width / 2 ? 0 : 1 + Int(seed >> 60) % 3) % colors)
+            }
+        }
+        let codeSize = max(2, colors.trailingZeroBitCount)
+        let ours = indices.withUnsafeBufferPointer { GIFLZW.compress($0, minimumCodeSize: codeSize) }
+        let theirs = giflibImageData(indices, width: width, height: height, colors: colors)
+        #expect(theirs.count > 1)
+        #expect(ours == theirs)
+    }
+}
