@@ -146,15 +146,29 @@ public struct Quantizer: Sendable {
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
         let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
-        // Candidates by colour, in a direct-mapped cache (images have far fewer colours than pixels).
-        let cacheBits = 15
-        var cacheKeys = [UInt32](repeating: .max, count: 1 << cacheBits)
-        var cacheMixes = [UInt32](repeating: 0, count: 1 << cacheBits)
-        // The nearest entries of undithered pixels, likewise.
-        var plainKeys = [UInt32](repeating: .max, count: plainFlags.isEmpty ? 0 : 1 << cacheBits)
-        var plainIndices = [UInt8](repeating: 0, count: plainFlags.isEmpty ? 0 : 1 << cacheBits)
+        // Candidates by colour, in a direct-mapped cache (images have far fewer colours than
+        // pixels), and the nearest entries of undithered pixels, likewise. A key is a pixel's
+        // red, green and blue; the all-ones word is no colour.
+        let cacheBits = 15, cacheSize = 1 << cacheBits
+        let cacheKeys = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
+        let cacheMixes = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
+        let plainKeys = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
+        let plainIndices = UnsafeMutablePointer<UInt8>.allocate(capacity: cacheSize)
+        cacheKeys.initialize(repeating: .max, count: cacheSize)
+        cacheMixes.initialize(repeating: 0, count: cacheSize)
+        plainKeys.initialize(repeating: .max, count: plainFlags.isEmpty ? 0 : cacheSize)
+        plainIndices.initialize(repeating: 0, count: plainFlags.isEmpty ? 0 : cacheSize)
+        defer {
+            cacheKeys.deallocate()
+            cacheMixes.deallocate()
+            plainKeys.deallocate()
+            plainIndices.deallocate()
+        }
+        @inline(__always) func slot(_ key: UInt32) -> Int { Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits)) }
         let flags = only ?? []
-        image.pixels.withUnsafeBufferPointer { p in
+        let hasTransparency = transparentIndex != nil
+        image.pixels.withUnsafeBytes { raw in
+            let pixels = raw.bindMemory(to: UInt32.self)
             indices.withUnsafeMutableBufferPointer { out in
                 palette.withUnsafeBufferPointer { palette in flags.withUnsafeBufferPointer { only in plainFlags.withUnsafeBufferPointer { plain in
                     var lastKey: UInt32 = .max, candidates: UInt32 = 0
@@ -164,24 +178,27 @@ public struct Quantizer: Sendable {
                         // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
                         let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
                         let evenFirst = (originX & 1) == 0
+                        let row = y &* w
                         for x in 0..<w {
-                            let i = y &* w &+ x, o = i &* 4
+                            let i = row &+ x
                             if limited && !only[i] { continue }
-                            if p[o + 3] < 128, transparentIndex != nil {
+                            // Bytes r, g, b, a in memory order.
+                            let pixel = UInt32(littleEndian: pixels[i])
+                            if hasTransparency && pixel >> 24 < 128 {
                                 out[i] = transparent
                                 continue
                             }
-                            let key = UInt32(p[o]) << 16 | UInt32(p[o + 1]) << 8 | UInt32(p[o + 2])
+                            let key = pixel & 0xFF_FFFF
                             if masked && plain[i] {
                                 if key != lastPlain {
                                     lastPlain = key
-                                    let slot = Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits))
-                                    if plainKeys[slot] == key {
-                                        plainIndex = plainIndices[slot]
+                                    let s = slot(key)
+                                    if plainKeys[s] == key {
+                                        plainIndex = plainIndices[s]
                                     } else {
-                                        plainIndex = mapper.nearest(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]))
-                                        plainKeys[slot] = key
-                                        plainIndices[slot] = plainIndex
+                                        plainIndex = mapper.nearest(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16))
+                                        plainKeys[s] = key
+                                        plainIndices[s] = plainIndex
                                     }
                                 }
                                 out[i] = plainIndex
@@ -189,14 +206,14 @@ public struct Quantizer: Sendable {
                             }
                             if key != lastKey {
                                 lastKey = key
-                                let slot = Int((key &* 2_654_435_761) >> UInt32(32 - cacheBits))
-                                if cacheKeys[slot] == key {
-                                    candidates = cacheMixes[slot]
+                                let s = slot(key)
+                                if cacheKeys[s] == key {
+                                    candidates = cacheMixes[s]
                                 } else {
-                                    candidates = mix(Int32(p[o]), Int32(p[o + 1]), Int32(p[o + 2]), mapper: mapper,
-                                                     palette: palette)
-                                    cacheKeys[slot] = key
-                                    cacheMixes[slot] = candidates
+                                    candidates = mix(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16),
+                                                     mapper: mapper, palette: palette)
+                                    cacheKeys[s] = key
+                                    cacheMixes[s] = candidates
                                 }
                             }
                             let shift = ((x & 1) == 0) == evenFirst ? even : odd
