@@ -87,15 +87,15 @@ public struct GIFWriter: ~Copyable {
         // giflib has written the code size (from the colour table, at least 2); the image data
         // goes in as raw code blocks, compressed as EGifPutLine would.
         let codeSize = max(2, size.trailingZeroBitCount)
-        let blocks = frame.indices.withUnsafeBufferPointer { GIFLZW.compress($0, minimumCodeSize: codeSize) }
-        try blocks.withUnsafeBufferPointer { data throws(CarouselError) in
-            guard let base = data.baseAddress else { return }
-            var at = 0
-            while at < data.count {
-                try check(at == 0 ? EGifPutCode(handle, Int32(codeSize), base) : EGifPutCodeNext(handle, base + at))
-                at += Int(data[at]) + 1
+        var first = true, status = GIF_OK
+        frame.indices.withUnsafeBufferPointer { indices in
+            GIFLZW.compress(indices, minimumCodeSize: codeSize) { block in
+                guard status == GIF_OK, let base = block.baseAddress else { return }
+                status = first ? EGifPutCode(handle, Int32(codeSize), base) : EGifPutCodeNext(handle, base)
+                first = false
             }
         }
+        try check(status)
         try check(EGifPutCodeNext(handle, nil))
     }
 

@@ -498,7 +498,7 @@ struct SceneEncoder: Sendable {
     /// with `bench/quality-probe.py` (SSIMULACRA2 means, holds / moves passes): 2 / 1 gave
     /// photos 77.45 and gradients 76.08; 4 / 2 gave 77.86 and 76.41 (the sample banners
     /// 87.24 and 87.22); 5 / 3 gave 78.05 and 76.54; 12 / 8 gave photos 78.30. Each pass
-    /// builds a new nearest-colour index, so each costs time. With the moving frame's
+    /// looks up the nearest entry of the bins that may have changed theirs, so each costs time. With the moving frame's
     /// palette designed for the pixels it draws, settling and the perceptual weights, moves
     /// with 2, 3 and 4 passes gave (sample banners / photos / gradients) 87.75 / 79.09 /
     /// 80.57, – / – / 80.69 and 87.80 / 79.25 / 80.74; at 4 the gradient frame at the start
