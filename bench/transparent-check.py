@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Shimmer and SSIMULACRA2 of carousel's GIF on a transparent background.
+
+    python3 bench/transparent-check.py [BIN] [-- RENDER OPTIONS...]
+    e.g.  python3 bench/transparent-check.py .build/release/carousel
+
+Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
+options are given) and the exact RGBA frames (`carousel frames`), expands the GIF by its
+delays with Pillow (which applies the disposal), and prints:
+- shimmer: pixels whose exact RGBA is unchanged from the frame before (fully transparent
+  pixels compare equal whatever their colour) but whose shown pixel changed, counted as
+  bench/quality-bench.py counts them on opaque backgrounds;
+- SSIMULACRA2 of every 12th timeline frame, each composited on white, against the exact
+  frame composited the same way.
+Needs Pillow, numpy and ssimulacra2 (pip).
+"""
+import io, json, subprocess, sys, tempfile
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+from ssimulacra2 import compute_ssimulacra2
+
+
+def expanded(gif, frames):
+    """The GIF's shown picture at each timeline frame (RGBA), by cumulative delays."""
+    image = Image.open(gif)
+    pictures, delays = [], []
+    try:
+        while True:
+            pictures.append(np.asarray(image.convert("RGBA")).astype(np.int16))
+            delays.append(image.info.get("duration", 0) // 10)
+            image.seek(image.tell() + 1)
+    except EOFError:
+        pass
+    starts = np.cumsum([0] + [f["delay"] for f in frames])[:-1]
+    ends = np.cumsum(delays)
+    return [pictures[int(np.searchsorted(ends, t, side="right"))] for t in starts]
+
+
+def clear_transparent(a):
+    a = a.copy()
+    a[a[..., 3] == 0] = 0
+    return a
+
+
+def on_white(a):
+    a = a.astype(np.float64)
+    alpha = a[..., 3:4] / 255
+    return (a[..., :3] * alpha + 255 * (1 - alpha)).round().astype(np.uint8)
+
+
+def ppm(pixels):
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels), "RGB").save(buffer, "PPM")
+    buffer.seek(0)
+    return buffer
+
+
+def main():
+    args = sys.argv[1:]
+    exe = args.pop(0) if args and args[0] != "--" else ".build/release/carousel"
+    options = args[1:] if args[:1] == ["--"] else args
+    with tempfile.TemporaryDirectory() as tmp:
+        gif, folder = Path(tmp) / "carousel.gif", Path(tmp) / "frames"
+        common = [*options, "--background", "#00000000", "--quiet"]
+        subprocess.run([exe, "render", *common, "-o", gif], check=True)
+        subprocess.run([exe, "frames", *common, "-o", folder], check=True)
+        frames = json.loads((folder / "frames.json").read_text())["frames"]
+        exact = [np.asarray(Image.open(p).convert("RGBA")).astype(np.int16) for p in sorted(folder.glob("*.png"))]
+        shown = expanded(gif, frames)
+        shimmer = 0
+        for k in range(1, len(exact)):
+            still = np.all(clear_transparent(exact[k]) == clear_transparent(exact[k - 1]), axis=-1)
+            moved = np.any(clear_transparent(shown[k]) != clear_transparent(shown[k - 1]), axis=-1)
+            shimmer += int(np.count_nonzero(still & moved))
+        scores = []
+        for k in range(0, len(exact), 12):
+            a, b = on_white(exact[k]), on_white(shown[k])
+            scores.append(100.0 if np.array_equal(a, b) else float(compute_ssimulacra2(ppm(a), ppm(b))))
+        print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px")
+        print(f"SSIMULACRA2 on white, every 12th frame ({len(scores)}): mean {np.mean(scores):.2f}, "
+              f"worst {min(scores):.2f}")
+
+
+if __name__ == "__main__":
+    main()
