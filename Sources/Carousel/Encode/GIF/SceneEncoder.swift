@@ -498,11 +498,12 @@ struct SceneEncoder: Sendable {
     /// with `bench/quality-probe.py` (SSIMULACRA2 means, holds / moves passes): 2 / 1 gave
     /// photos 77.45 and gradients 76.08; 4 / 2 gave 77.86 and 76.41 (the sample banners
     /// 87.24 and 87.22); 5 / 3 gave 78.05 and 76.54; 12 / 8 gave photos 78.30. Each pass
-    /// looks up the nearest entry of the bins that may have changed theirs, so each costs time. With the moving frame's
-    /// palette designed for the pixels it draws, settling and the perceptual weights, moves
-    /// with 2, 3 and 4 passes gave (sample banners / photos / gradients) 87.75 / 79.09 /
-    /// 80.57, – / – / 80.69 and 87.80 / 79.25 / 80.74; at 4 the gradient frame at the start
-    /// of the move off the colour wheel went from 56.8 to 58.4 (pngquant 63.2).
+    /// looks up the nearest entry of the bins that may have changed theirs, so each costs
+    /// time. With the moving frame's palette designed for the pixels it draws, settling and
+    /// the perceptual weights, moves with 2, 3 and 4 passes gave (sample banners / photos /
+    /// gradients) 87.75 / 79.09 / 80.57, – / – / 80.69 and 87.80 / 79.25 / 80.74; at 4 the
+    /// gradient frame at the start of the move off the colour wheel went from 56.8 to 58.4
+    /// (pngquant 63.2).
     static let holdRefinements = 4
     static let moveRefinements = 4
 

@@ -20,7 +20,8 @@ public final class ColorMapper {
     /// How the channels count in the distance.
     public let weights: ChannelWeights
     // Lookup tables in manually managed memory: the hot path reads them without
-    // bounds or exclusivity checks. Freed in deinit.
+    // bounds or exclusivity checks (`@exclusivity(unchecked)` on the ones that grow: a
+    // mapper serves one thread at a time, and no access overlaps another). Freed in deinit.
     private let cellStart = UnsafeMutablePointer<Int32>.allocate(capacity: 32 * 32 * 32)
     private let cellCount = UnsafeMutablePointer<UInt16>.allocate(capacity: 32 * 32 * 32)
     /// The entries' channels, as floats for the search loops (below).
@@ -103,7 +104,7 @@ public final class ColorMapper {
     /// The packed (distance << 8 | position) minimum over `count` listed entries (a multiple
     /// of 8, so the loop has no remainder). A branch-free loop, which the compiler vectorizes.
     @inline(__always)
-    static func search(red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>, count: Int,
+    private static func search(red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>, count: Int,
                        color: (Float, Float, Float), weights w: (Float, Float, Float)) -> Int32 {
         var best = Int32.max
         var k = 0
@@ -120,7 +121,7 @@ public final class ColorMapper {
     }
 
     /// Above every real distance (at most 255² times the weights' sum, below 2^22), below 2^23.
-    static let ceiling: Float = 4_194_303
+    private static let ceiling: Float = 4_194_303
 
     /// The weights as floats, for ``search(red:green:blue:count:color:weights:)``.
     private var floatWeights: (Float, Float, Float) { (Float(weights.r), Float(weights.g), Float(weights.b)) }
