@@ -62,7 +62,7 @@ public struct GIFWriter: ~Copyable {
     /// Writes one frame at (`left`, `top`) with its own colour table and a delay in centiseconds.
     ///
     /// The local colour table is padded with black to a power of two (at least 2). The
-    /// indices are compressed by ``GIFLZW``, which writes what giflib's `EGifPutLine` would.
+    /// indices are compressed by `GIFLZW`, which writes what giflib's `EGifPutLine` would.
     /// By default the frame stays when the next is drawn ("do not dispose"), so a later
     /// frame may cover only part of the canvas, its transparent pixels showing this one;
     /// `clearAfter` restores the canvas to transparent instead.

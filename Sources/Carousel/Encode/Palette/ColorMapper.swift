@@ -84,7 +84,7 @@ public final class ColorMapper {
     /// The nearest entry to (r, g, b).
     ///
     /// The distances are computed in `Float`, exactly: every product and sum of real
-    /// entries is an integer below 2^24 (padding lanes are clamped to ``ceiling``). The
+    /// entries is an integer below 2^24 (padding lanes are clamped to the ceiling below). The
     /// baseline x86-64 target (SSE2) has no packed 32-bit integer multiply, and packed
     /// float multiplies make the loop about three times shorter. Each candidate's distance
     /// (below 2^22) is then read back as an integer from the mantissa of distance + 2^23 and
