@@ -32,7 +32,6 @@ public enum AtomicOutput {
         }
         let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
         let (fd, temporary) = try makeTemporary(beside: target, name: path)
-        TemporaryFiles.register(temporary, isFolder: false)
         defer { TemporaryFiles.unregister(temporary) }
         let sink = FileDescriptorSink(fd: fd, name: path)
         do throws(CarouselError) {
@@ -107,13 +106,25 @@ public enum AtomicOutput {
         let folder = (target as NSString).deletingLastPathComponent
         let base = (target as NSString).lastPathComponent
         let directory = folder.isEmpty ? "." : folder
-        for _ in 0..<100 {
-            let candidate = directory + "/." + base + "." + randomSuffix()
-            let fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-            if fd >= 0 { return (fd, candidate) }
-            if errno != EEXIST { throw .output(name, cannotCreate(in: directory, errno)) }
+        var fd: Int32 = -1, failure: Int32 = 0
+        // Made and registered in one step, so a signal's cleanup cannot miss it.
+        let made = TemporaryFiles.make(isFolder: false) { () -> String? in
+            for _ in 0..<100 {
+                let candidate = directory + "/." + base + "." + randomSuffix()
+                fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+                if fd >= 0 { return candidate }
+                if errno != EEXIST {
+                    failure = errno
+                    return nil
+                }
+            }
+            return nil
         }
-        throw .output(name, "cannot create a temporary file in \(directory)")
+        guard let made else {
+            if failure != 0 { throw .output(name, cannotCreate(in: directory, failure)) }
+            throw .output(name, "cannot create a temporary file in \(directory)")
+        }
+        return (fd, made)
     }
 
     /// Writes a folder of files atomically: built in a temporary folder beside `path`, then swapped in.
@@ -139,18 +150,24 @@ public enum AtomicOutput {
             }
         }
         let parent = target.deletingLastPathComponent().path
-        var temporaryPath: String?
-        for _ in 0..<100 {
-            let candidate = parent + "/." + target.lastPathComponent + "." + randomSuffix()
-            if mkdir(candidate, 0o777) == 0 {
-                temporaryPath = candidate
-                break
+        var failure: Int32 = 0
+        // Made and registered in one step, so a signal's cleanup cannot miss it.
+        let made = TemporaryFiles.make(isFolder: true) { () -> String? in
+            for _ in 0..<100 {
+                let candidate = parent + "/." + target.lastPathComponent + "." + randomSuffix()
+                if mkdir(candidate, 0o777) == 0 { return candidate }
+                if errno != EEXIST {
+                    failure = errno
+                    return nil
+                }
             }
-            if errno != EEXIST { throw .output(path, cannotCreate(in: parent, errno)) }
+            return nil
         }
-        guard let temporaryPath else { throw .output(path, "cannot create a temporary folder in \(parent)") }
+        guard let temporaryPath = made else {
+            if failure != 0 { throw .output(path, cannotCreate(in: parent, failure)) }
+            throw .output(path, "cannot create a temporary folder in \(parent)")
+        }
         let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: true)
-        TemporaryFiles.register(temporaryPath, isFolder: true)
         defer { TemporaryFiles.unregister(temporaryPath) }
         do throws(CarouselError) {
             try body(temporary)

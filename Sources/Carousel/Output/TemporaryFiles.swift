@@ -8,9 +8,11 @@ import Foundation
 /// ordinary thread (SIGINT, SIGTERM, SIGHUP), ``removeAllFromSignalHandler()`` from a
 /// crash handler, where only async-signal-safe calls may be made.
 public enum TemporaryFiles {
-    /// Removes every registered temporary file and folder (a folder with its files).
+    /// Removes every registered temporary file and folder (a folder with its files), for a
+    /// run that is ending: from then on no temporary is made (``make(isFolder:_:)`` gives
+    /// nil), so none can appear between this cleanup and the exit that follows it.
     public static func removeAll() {
-        for entry in registry.entries() {
+        for entry in registry.close() {
             if entry.isFolder {
                 // Renamed first, so workers still writing into the old path fail instead of
                 // adding files while the folder is being emptied.
@@ -77,8 +79,12 @@ public enum TemporaryFiles {
         }
     }
 
-    static func register(_ path: String, isFolder: Bool) {
-        registry.add(path, isFolder: isFolder)
+    /// Makes a temporary file or folder with `create` (which returns its path, or nil when
+    /// it made none) and registers it, both under the registry's lock: ``removeAll()`` sees
+    /// either no file or a registered one, never a file made but not yet registered. Nil
+    /// once ``removeAll()`` has run.
+    static func make(isFolder: Bool, _ create: () -> String?) -> String? {
+        registry.make(isFolder: isFolder, create)
     }
 
     static func unregister(_ path: String) {
@@ -108,10 +114,26 @@ public enum TemporaryFiles {
     private final class Registry: @unchecked Sendable {
         private let lock = NSLock()
         private var items: [(path: String, isFolder: Bool)] = []
+        private var closed = false
 
-        func add(_ path: String, isFolder: Bool) {
+        func make(isFolder: Bool, _ create: () -> String?) -> String? {
             lock.lock()
             defer { lock.unlock() }
+            guard !closed, let path = create() else { return nil }
+            add(path, isFolder: isFolder)
+            return path
+        }
+
+        /// Every registered entry; no more are made afterwards.
+        func close() -> [(path: String, isFolder: Bool)] {
+            lock.lock()
+            defer { lock.unlock() }
+            closed = true
+            return items
+        }
+
+        /// Registers `path`; the lock is held.
+        private func add(_ path: String, isFolder: Bool) {
             items.append((path, isFolder))
             let bytes = Array(path.utf8)
             guard bytes.count < TemporaryFiles.slotSize - 1 else { return }
@@ -137,12 +159,6 @@ public enum TemporaryFiles {
                 }
                 slot[0] = 0
             }
-        }
-
-        func entries() -> [(path: String, isFolder: Bool)] {
-            lock.lock()
-            defer { lock.unlock() }
-            return items
         }
     }
 }
