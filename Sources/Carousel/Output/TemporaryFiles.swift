@@ -9,7 +9,7 @@ import Foundation
 /// crash handler, where only async-signal-safe calls may be made.
 public enum TemporaryFiles {
     /// Removes every registered temporary file and folder (a folder with its files), for a
-    /// run that is ending: from then on no temporary is made (``make(isFolder:_:)`` gives
+    /// run that is ending: from then on no temporary is made (`make(isFolder:_:)` gives
     /// nil), so none can appear between this cleanup and the exit that follows it.
     public static func removeAll() {
         for entry in registry.close() {
