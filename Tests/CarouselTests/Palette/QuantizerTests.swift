@@ -178,6 +178,56 @@ struct QuantizerTests {
             }
         }
         let histogram = Histogram(image, weights: .perceptual)
+        let expected = QuantizerTests.medianCutSortingEveryBox(histogram, colors: colors)
+        #expect(histogram.bins.count > 1000)
+        #expect(histogram.medianCut(colors: colors) == expected)
+    }
+
+    /// Pixels flagged coarse count in cells of 5 bits per channel, apart from the fine cells
+    /// of 6 bits, and every bin keeps its pixels' exact mean.
+    @Test func coarsePixelsShareFiveBitCells() {
+        // Eight colours in one 5-bit cell (r, g and b each 8 or 12), so in eight 6-bit cells;
+        // the first row flagged coarse, the second not.
+        var image = RGBAImage(width: 8, height: 2)
+        for y in 0..<2 {
+            for x in 0..<8 {
+                image[x, y] = RGBA(r: UInt8(8 + (x & 1) * 4), g: UInt8(8 + (x >> 1 & 1) * 4), b: UInt8(8 + (x >> 2) * 4))
+            }
+        }
+        let coarse = [Bool](repeating: true, count: 8) + [Bool](repeating: false, count: 8)
+        #expect(Histogram(image).bins.count == 8)
+        let mixed = Histogram(image, coarse: coarse)
+        #expect(mixed.bins.count == 9)
+        let wide = mixed.bins.filter(\.coarse)
+        #expect(wide.count == 1 && wide[0].count == 8 && wide[0].r == 10 && wide[0].g == 10 && wide[0].b == 10)
+        #expect(mixed.bins.filter { !$0.coarse }.allSatisfy { $0.count == 1 })
+        // Flags of the wrong length are ignored.
+        #expect(Histogram(image, coarse: [true]).bins.count == 8)
+        // Every pixel coarse: one bin. A fine and a coarse bin with the same mean still sort apart.
+        #expect(Histogram(image, coarse: [Bool](repeating: true, count: 16)).bins.count == 1)
+        let twin = RGBAImage(width: 2, height: 1, pixels: [10, 10, 10, 255, 10, 10, 10, 255])
+        let twins = Histogram(twin, coarse: [true, false]).bins
+        #expect(twins.count == 2 && twins[0].key(1) != twins[1].key(1))
+    }
+
+    /// Median cut over fine and coarse bins together still gives the plain algorithm's palette.
+    @Test func medianCutOverBothCellSizes() {
+        var image = RGBAImage(width: 120, height: 80)
+        var coarse: [Bool] = []
+        for y in 0..<80 {
+            for x in 0..<120 {
+                image[x, y] = RGBA(r: UInt8(x * 2), g: UInt8((x * y / 7) % 256), b: UInt8(255 - y * 3))
+                coarse.append((x / 10 + y / 10) % 2 == 0)
+            }
+        }
+        let histogram = Histogram(image, weights: .perceptual, coarse: coarse)
+        #expect(histogram.bins.contains(where: \.coarse) && histogram.bins.contains { !$0.coarse })
+        #expect(histogram.medianCut(colors: 64) == QuantizerTests.medianCutSortingEveryBox(histogram, colors: 64))
+    }
+
+    /// Median cut as the plain algorithm does it: each box sorted by its widest channel's key
+    /// before it is split.
+    static func medianCutSortingEveryBox(_ histogram: Histogram, colors: Int) -> [RGBA] {
         let w = (4.0, 8.0, 3.0)
         var bins = histogram.bins
         var boxes = [0..<bins.count]
@@ -203,12 +253,10 @@ struct QuantizerTests {
             boxes.append(cut..<box.upperBound)
             errors.append(Histogram.squaredError(bins[cut..<box.upperBound], weights: w))
         }
-        let expected = boxes.map { box -> RGBA in
+        return boxes.map { box -> RGBA in
             let m = Histogram.mean(bins[box])
             return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
         }
-        #expect(histogram.bins.count > 1000)
-        #expect(histogram.medianCut(colors: colors) == expected)
     }
 
     /// A k-means pass that keeps a bin's entry without a search (near enough to it) gives the

@@ -200,6 +200,10 @@ struct SceneEncoder: Sendable {
         var sample = [UInt8](repeating: 0, count: image.pixels.count)
         var counts = [UInt8](repeating: 0, count: image.pixels.count / 4)
         var sampled = 0
+        // Which sampled pixels are at edges or in texture: they count in coarse cells.
+        let plain = undithered(x: frame.layerX, width: w)
+        var coarse = [Bool](repeating: false, count: plain == nil ? 0 : counts.count)
+        let plainFlags = plain ?? []
         image.pixels.withUnsafeBytes { rawCurrent in
             previous.pixels.withUnsafeBytes { rawPrevious in
                 plan.layer.pixels.withUnsafeBytes { rawLayer in
@@ -207,23 +211,28 @@ struct SceneEncoder: Sendable {
                         counts.withUnsafeMutableBufferPointer { counts in
                             drawn.withUnsafeMutableBufferPointer { drawn in
                                 isSettled.withUnsafeBufferPointer { isSettled in
-                                    let current = rawCurrent.bindMemory(to: UInt32.self)
-                                    let before = rawPrevious.bindMemory(to: UInt32.self)
-                                    let layer = rawLayer.bindMemory(to: UInt32.self)
-                                    let sample = rawSample.bindMemory(to: UInt32.self)
-                                    for y in 0..<(current.count / w) {
-                                        let row = y * w, layerRow = y * layerWidth
-                                        for i in row..<(row + w) where current[i] != before[i]
-                                            && (i >= isSettled.count || !isSettled[i]) {
-                                            sample[sampled] = current[i]
-                                            if y < layerHeight {
-                                                drawn[i] = true
-                                                counts[sampled] = UInt8(ahead.framesKept(layer, row: layerRow + i - row,
-                                                                                         shownAt: frame.layerX))
-                                            } else {
-                                                counts[sampled] = 1
+                                    plainFlags.withUnsafeBufferPointer { plain in
+                                        coarse.withUnsafeMutableBufferPointer { coarse in
+                                            let current = rawCurrent.bindMemory(to: UInt32.self)
+                                            let before = rawPrevious.bindMemory(to: UInt32.self)
+                                            let layer = rawLayer.bindMemory(to: UInt32.self)
+                                            let sample = rawSample.bindMemory(to: UInt32.self)
+                                            for y in 0..<(current.count / w) {
+                                                let row = y * w, layerRow = y * layerWidth
+                                                for i in row..<(row + w) where current[i] != before[i]
+                                                    && (i >= isSettled.count || !isSettled[i]) {
+                                                    sample[sampled] = current[i]
+                                                    if y < layerHeight {
+                                                        drawn[i] = true
+                                                        if plain.count > 0 { coarse[sampled] = plain[i] }
+                                                        counts[sampled] = UInt8(ahead.framesKept(
+                                                            layer, row: layerRow + i - row, shownAt: frame.layerX))
+                                                    } else {
+                                                        counts[sampled] = 1
+                                                    }
+                                                    sampled &+= 1
+                                                }
                                             }
-                                            sampled &+= 1
                                         }
                                     }
                                 }
@@ -235,17 +244,20 @@ struct SceneEncoder: Sendable {
         }
         sample.removeLast(sample.count - sampled * 4)
         counts.removeLast(counts.count - sampled)
+        coarse.removeLast(max(0, coarse.count - sampled))
         let region = plan.layer.cropped(x: frame.layerX, width: w, height: layerHeight)
         if sample.isEmpty {
             sample = region.pixels
             counts = [UInt8](repeating: 1, count: sample.count / 4)
+            coarse = plain ?? []
         }
         let (palette, exact) = PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements,
                                                weights: dither.weights)
-            .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved, counts: counts)
+            .design(RGBAImage(width: sample.count / 4, height: 1, pixels: sample), reserved: reserved, counts: counts,
+                    coarse: coarse)
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
         var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: frame.layerX, only: drawn, undithered: undithered(x: frame.layerX, width: w))
+                                    originX: frame.layerX, only: drawn, undithered: plain)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {

@@ -32,13 +32,21 @@ public struct PaletteDesigner: Sendable {
     /// pixel (0 counts as 1; an array of another length is ignored): a pixel shown longer
     /// may count more.
     public func design(_ image: RGBAImage, reserved: [RGBA] = [], counts: [UInt8]? = nil) -> (palette: [RGBA], exact: Bool) {
+        design(image, reserved: reserved, counts: counts, coarse: nil)
+    }
+
+    /// ``design(_:reserved:counts:)``, with the pixels `coarse` flags (one flag per pixel; an
+    /// array of another length is ignored) counted in cells of 5 bits per channel instead
+    /// of 6: see ``Histogram``.
+    func design(_ image: RGBAImage, reserved: [RGBA] = [], counts: [UInt8]? = nil,
+                coarse: [Bool]?) -> (palette: [RGBA], exact: Bool) {
         // At least one entry is always designed from the image; reservations give way first.
         let reserved = Array(reserved.prefix(max(0, maxColors - 1)))
         let slots = maxColors - reserved.count
         if let exact = Quantizer.distinctColors(image, limit: slots) {
             return (reserved + exact.filter { !reserved.contains($0) }, true)
         }
-        let histogram = Histogram(image, weights: weights, counts: counts)
+        let histogram = Histogram(image, weights: weights, counts: counts, coarse: coarse)
         var palette = histogram.medianCut(colors: slots)
         var assignment: [UInt8] = []
         for _ in 0..<refinements { palette = histogram.refine(palette, assignment: &assignment) }
@@ -46,21 +54,35 @@ public struct PaletteDesigner: Sendable {
     }
 }
 
-/// A 6-bit-per-channel histogram of opaque pixels, each cell with its count and mean colour.
+/// A histogram of opaque pixels in cells of 6 bits per channel, each cell with its count
+/// and mean colour.
+///
+/// Pixels flagged coarse (at edges and in texture, where the picture masks a palette's
+/// error: see ``DitherMask``) are counted in cells of 5 bits per channel instead, kept
+/// apart from the fine cells. Photographs are mostly texture, and a moving frame of one
+/// spreads over some ten thousand fine cells, each of which median cut and every k-means
+/// pass visit; smooth gradients, where entries must be a few levels apart, keep the fine
+/// cells.
 struct Histogram {
     struct Bin {
         var count: Double
         var r: Double
         var g: Double
         var b: Double
+        /// Whether the bin is a coarse cell.
+        var coarse = false
         func channel(_ c: Int) -> Double { c == 0 ? r : (c == 1 ? g : b) }
 
         /// The mean of channel `c` in 1/64 levels (14 bits).
         func fine(_ c: Int) -> Int { Int(channel(c) * 64) }
 
-        /// A sort key: the channel `c` first, then red, green and blue (each mean in 1/64 levels).
-        func key(_ c: Int) -> Int { fine(c) << 42 | fine(0) << 28 | fine(1) << 14 | fine(2) }
+        /// A sort key: the channel `c` first, then red, green and blue (each mean in 1/64
+        /// levels), then whether the bin is coarse.
+        func key(_ c: Int) -> Int { fine(c) << 43 | fine(0) << 29 | fine(1) << 15 | fine(2) << 1 | (coarse ? 1 : 0) }
     }
+
+    /// The cell keys: fine cells below 2^18, coarse cells above.
+    static let fineCells = 1 << 18, cells = fineCells + (1 << 15)
 
     private(set) var bins: [Bin] = []
     /// Each bin's mean rounded to whole levels: the colour k-means looks up.
@@ -68,25 +90,28 @@ struct Histogram {
     /// How the channels count in squared errors and in k-means' nearest entry.
     let weights: ChannelWeights
 
-    init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil) {
+    init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil, coarse: [Bool]? = nil) {
         self.weights = weights
         let counts = counts.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
+        let coarse = coarse.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
         // Each used cell gets a slot, in order of first use: its key, count and the three channel sums.
         let slotOf = SlotTables.shared.take()
-        let capacity = max(1, min(image.width * image.height, 1 << 18))
+        let capacity = max(1, min(image.width * image.height, Histogram.cells))
         let sums = UnsafeMutablePointer<Int64>.allocate(capacity: capacity * 4)
         defer { sums.deallocate() }
         let keys = UnsafeMutablePointer<Int32>.allocate(capacity: capacity)
         defer { keys.deallocate() }
         var used = 0
         image.pixels.withUnsafeBufferPointer { p in
-            counts.withUnsafeBufferPointer { counts in
-                let weighted = counts.count > 0
+            counts.withUnsafeBufferPointer { counts in coarse.withUnsafeBufferPointer { coarse in
+                let weighted = counts.count > 0, twoSizes = coarse.count > 0
                 var i = 0
                 while i < p.count {
                     if p[i + 3] >= 128 {
                         let r = Int64(p[i]), g = Int64(p[i + 1]), b = Int64(p[i + 2])
-                        let key = Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
+                        let key = twoSizes && coarse[i >> 2]
+                            ? Histogram.fineCells | Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
+                            : Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
                         var slot = Int(slotOf[key])
                         if slot < 0 {
                             slot = used
@@ -104,7 +129,7 @@ struct Histogram {
                     }
                     i &+= 4
                 }
-            }
+            } }
         }
         // In cell order, so the bins do not depend on pixel order.
         var usedKeys = UnsafeMutableBufferPointer(start: keys, count: used)
@@ -114,7 +139,8 @@ struct Histogram {
         for key in usedKeys.lazy.map(Int.init) {
             let s = sums + Int(slotOf[key]) * 4
             let n = Double(s[0])
-            let bin = Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n)
+            let bin = Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n,
+                          coarse: key >= Histogram.fineCells)
             bins.append(bin)
             rounded.append((Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded())))
             slotOf[key] = -1
@@ -127,7 +153,9 @@ struct Histogram {
     ///
     /// A box split on a channel holds its bins in order of that channel's ``Bin/key(_:)``,
     /// and its sums (mean, error, widest channel) run in that order. The keys are distinct
-    /// (two cells' means differ in some channel by more than 1/64 level), so that order
+    /// (two cells of one size hold disjoint ranges of whole levels, so their means differ in
+    /// some channel by at least a level; a fine and a coarse cell differ in the last bit),
+    /// so that order
     /// does not depend on how the box came about. Sorting each box before splitting it
     /// costs n log n per split; instead the bins are sorted once by each channel's key, and
     /// every box keeps its bins in all three orders, in the same range of three lists.
@@ -282,7 +310,7 @@ struct Histogram {
 }
 
 /// The cell-to-slot tables of ``Histogram``, kept for reuse. A table has an entry for each
-/// of the 2^18 cells (1 MiB), all -1 while it is free; allocating and clearing one for every
+/// of the 2^18 fine and 2^15 coarse cells (1.1 MiB), all -1 while it is free; allocating and clearing one for every
 /// palette designed showed in profiles (page faults and memset). A histogram takes one and
 /// gives it back with the entries it set cleared, so the pool holds one table for each
 /// palette designed at the same time (about one per core), for the life of the process.
@@ -297,8 +325,8 @@ private final class SlotTables: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let table = free.popLast() { return table }
-        let table = UnsafeMutablePointer<Int32>.allocate(capacity: 1 << 18)
-        table.initialize(repeating: -1, count: 1 << 18)
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: Histogram.cells)
+        table.initialize(repeating: -1, count: Histogram.cells)
         return table
     }
 
