@@ -37,4 +37,28 @@ import Testing
         #expect(once > 0, "some pixels change with the first moving frame")
         #expect(most > 0, "some pixels stay for the whole limit")
     }
+
+    /// When dithering, moving frames share a palette two by two where both views are mostly
+    /// texture, and keep one each over smooth pictures; the compact encoding keeps one
+    /// group per move.
+    @Test func texturedMovesPairTheirFrames() throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.duration = 0.6
+        options.size = PixelSize(width: 80, height: 32)
+        options.itemWidth = 64
+        options.spacing = 6
+        let busy = try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
+        let paired = SceneEncoder(plan: busy, colors: 256, dither: .ordered).groups.filter(\.isMoving)
+        #expect(paired.contains { $0.frames.count == 2 })
+        #expect(paired.allSatisfy { $0.frames.count <= 2 })
+        // Every moving frame is in one group, in order.
+        #expect(paired.flatMap { Array($0.frames) } == busy.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
+        let smooth = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
+        #expect(SceneEncoder(plan: smooth, colors: 256, dither: .ordered).groups.filter(\.isMoving)
+            .allSatisfy { $0.frames.count == 1 })
+        let compact = SceneEncoder(plan: busy, colors: 256, dither: .none).groups.filter(\.isMoving)
+        #expect(compact.map(\.frames) == busy.scenes.filter(\.isMoving).map(\.frames))
+    }
 }

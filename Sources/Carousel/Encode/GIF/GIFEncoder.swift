@@ -1,5 +1,6 @@
-/// The looping GIF89a encoder (giflib): a palette per hold and per moving frame (per
-/// move with `.none`, the compact encoding), changed rectangles,
+/// The looping GIF89a encoder (giflib): a palette per hold and per moving frame, or per
+/// two moving frames of texture (per move with `.none`, the compact encoding), changed
+/// rectangles,
 /// unchanged pixels transparent (`SceneEncoder`); a transparent background takes
 /// whole frames with their own palettes instead.
 public struct GIFEncoder: AnimationEncoder {

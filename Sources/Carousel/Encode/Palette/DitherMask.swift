@@ -36,6 +36,22 @@ struct DitherMask: Sendable {
         return cut
     }
 
+    /// Running counts of the flagged pixels by column: entry x is the number in the columns
+    /// before x (`width` + 1 entries).
+    func columnCounts() -> [Int] {
+        var counts = [Int](repeating: 0, count: width + 1)
+        flags.withUnsafeBufferPointer { flags in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for y in 0..<height {
+                    let row = y * width
+                    for x in 0..<width where flags[row + x] { counts[x + 1] += 1 }
+                }
+                for x in 0..<width { counts[x + 1] += counts[x] }
+            }
+        }
+        return counts
+    }
+
     /// The difference to a neighbour from which a pixel is left undithered. Measured with
     /// `bench/quality-probe.py` (bytes as a multiple of ffmpeg's and SSIMULACRA2 means; sample
     /// banners / photos / gradients), against 1.099 / 1.180 / 1.159 and 87.74 / 79.19 /
