@@ -66,6 +66,7 @@ struct CarouselRenderTests {
             if together { shared += 1 }
         }
         #expect(shared < 8, "some moving frames have a palette of their own")
+        #expect(shared > 0, "some pairs of moving frames share one (the items are textured)")
     }
 
     /// Pixels a move leaves alone once drawn (here the flat rows of each item's left half) take the indices of the rest the move settles into, so the rest shows its own

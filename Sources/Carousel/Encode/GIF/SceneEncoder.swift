@@ -33,12 +33,18 @@ struct SceneEncoder: Sendable {
     let dither: Dither
     /// The layer's ``DitherMask`` (ordered dithering only).
     let mask: DitherMask?
+    /// The plan's palette groups, in frame order.
+    ///
+    /// When dithering, a move's frames are groups of one, or of two where both frames'
+    /// views are mostly texture (``pairedTexture``).
+    let groups: [PaletteGroup]
 
     init(plan: FramePlan, colors: Int, dither: Dither) {
         self.plan = plan
         self.colors = colors
         self.dither = dither
         mask = dither == .ordered ? DitherMask(plan.layer) : nil
+        groups = SceneEncoder.groups(plan, dither: dither, mask: mask)
     }
 
     /// The dither mask of the layer columns `x..<x + width`, or nil without one.
@@ -52,17 +58,14 @@ struct SceneEncoder: Sendable {
         let isMoving: Bool
     }
 
-    /// The plan's palette groups, in frame order.
-    ///
-    /// When dithering, a move's frames are groups of one, or of two where both frames'
-    /// views are mostly texture (``pairedTexture``).
-    var groups: [PaletteGroup] {
+    /// The palette groups of `plan` (see ``groups``), made once per strip.
+    private static func groups(_ plan: FramePlan, dither: Dither, mask: DitherMask?) -> [PaletteGroup] {
         let columns = mask?.columnCounts()
         /// Whether at least ``pairedTexture`` percent of frame `j`'s view is edges and texture.
         func textured(_ j: Int) -> Bool {
             guard let columns else { return false }
             let x = plan.frames[j].layerX
-            return (columns[x + plan.width] - columns[x]) * 100 >= SceneEncoder.pairedTexture * plan.width * plan.layer.height
+            return (columns[x + plan.width] - columns[x]) * 100 >= pairedTexture * plan.width * plan.layer.height
         }
         return plan.scenes.flatMap { scene -> [PaletteGroup] in
             guard scene.isMoving, dither != .none else { return [PaletteGroup(frames: scene.frames, isMoving: scene.isMoving)] }
@@ -185,8 +188,8 @@ struct SceneEncoder: Sendable {
         let regionWidth = (xs.max() ?? 0) - regionX + w
         var reserved = overlayReservations
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
-        // The settling pixels (frame, screen pixel, region pixel) and the rest's index each shows.
-        var settled: [(frame: Int, pixel: Int, region: Int, restIndex: UInt8)] = []
+        // The settling pixels (by their region pixel) and the rest's index each shows.
+        var settled: [(region: Int, restIndex: UInt8)] = []
         if let settling {
             let rest = settling.rest
             for (n, k) in group.enumerated() {
@@ -195,7 +198,7 @@ struct SceneEncoder: Sendable {
                     let row = y * w, restRow = y * rest.regionWidth + settling.restOffset
                     let regionRow = y * regionWidth + offset
                     for x in 0..<w where settling.from[row + x] == target {
-                        settled.append((n, row + x, regionRow + x, rest.indices[restRow + x]))
+                        settled.append((regionRow + x, rest.indices[restRow + x]))
                     }
                 }
             }
@@ -211,12 +214,9 @@ struct SceneEncoder: Sendable {
                 reserved = overlayReservations
             }
         }
-        // Each frame's drawn pixels that do not settle: what the group's own entries are for.
-        var isSettled = [[Bool]](repeating: [], count: group.count)
-        for s in settled {
-            if isSettled[s.frame].isEmpty { isSettled[s.frame] = [Bool](repeating: false, count: w * layerHeight) }
-            isSettled[s.frame][s.pixel] = true
-        }
+        // A frame's settling pixels are those the settling map starts at it (none when settling
+        // gave way); the drawn pixels that do not settle are what the group's own entries are for.
+        let from = settled.isEmpty ? [] : settling?.from ?? []
         // The region's layer pixels the frames draw from the group's own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
         // Which region pixels are at edges or in texture: sampled there, they count in coarse cells.
@@ -240,18 +240,19 @@ struct SceneEncoder: Sendable {
                         sample.withUnsafeMutableBytes { rawSample in
                             counts.withUnsafeMutableBufferPointer { counts in
                                 drawn.withUnsafeMutableBufferPointer { drawn in
-                                    isSettled[n].withUnsafeBufferPointer { isSettled in
+                                    from.withUnsafeBufferPointer { from in
                                         plainFlags.withUnsafeBufferPointer { plain in
                                             coarse.withUnsafeMutableBufferPointer { coarse in
                                                 let current = rawCurrent.bindMemory(to: UInt32.self)
                                                 let before = rawPrevious.bindMemory(to: UInt32.self)
                                                 let layer = rawLayer.bindMemory(to: UInt32.self)
                                                 let sample = rawSample.bindMemory(to: UInt32.self)
+                                                let target = Int32(k)
                                                 for y in 0..<(current.count / w) {
                                                     let row = y * w, layerRow = y * layerWidth
                                                     let regionRow = y * regionWidth + offset
                                                     for i in row..<(row + w) where current[i] != before[i]
-                                                        && (i >= isSettled.count || !isSettled[i]) {
+                                                        && (i >= from.count || from[i] != target) {
                                                         sample[sampled] = current[i]
                                                         if y < layerHeight {
                                                             let r = regionRow + i - row

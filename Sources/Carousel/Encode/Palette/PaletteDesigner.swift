@@ -155,10 +155,10 @@ struct Histogram {
     /// and its sums (mean, error, widest channel) run in that order. The keys are distinct
     /// (two cells of one size hold disjoint ranges of whole levels, so their means differ in
     /// some channel by at least a level; a fine and a coarse cell differ in the last bit),
-    /// so that order
-    /// does not depend on how the box came about. Sorting each box before splitting it
-    /// costs n log n per split; instead the bins are sorted once by each channel's key, and
-    /// every box keeps its bins in all three orders, in the same range of three lists.
+    /// so that order does not depend on how the box came about. Sorting each box before
+    /// splitting it costs n log n per split; instead the bins are sorted once by each
+    /// channel's key, and every box keeps its bins in all three orders, in the same range of
+    /// three lists.
     /// Splitting a box cuts the list of its channel at the median and partitions the other
     /// two, keeping their order: linear in the box's size.
     func medianCut(colors: Int) -> [RGBA] {
@@ -310,8 +310,8 @@ struct Histogram {
 }
 
 /// The cell-to-slot tables of ``Histogram``, kept for reuse. A table has an entry for each
-/// of the 2^18 fine and 2^15 coarse cells (1.1 MiB), all -1 while it is free; allocating and clearing one for every
-/// palette designed showed in profiles (page faults and memset). A histogram takes one and
+/// of the 2^18 fine and 2^15 coarse cells (1.1 MiB), all -1 while it is free; allocating
+/// and clearing one for every palette designed showed in profiles (page faults and memset). A histogram takes one and
 /// gives it back with the entries it set cleared, so the pool holds one table for each
 /// palette designed at the same time (about one per core), for the life of the process.
 private final class SlotTables: @unchecked Sendable {
