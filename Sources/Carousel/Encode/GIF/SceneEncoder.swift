@@ -226,7 +226,7 @@ struct SceneEncoder: Sendable {
         // and how long the layer keeps each one's colour there, in timeline frames; and, for
         // every changed pixel, its flag in `drawn`.
         func collect(spacing: Int) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
-            let capacity = group.count * w * plan.height
+            let capacity = group.count * plan.height * ((w + spacing - 1) / spacing)
             var sample = [UInt8](repeating: 0, count: capacity * 4)
             var counts = [UInt8](repeating: 0, count: capacity)
             var coarse = [Bool](repeating: false, count: plain == nil ? 0 : capacity)
