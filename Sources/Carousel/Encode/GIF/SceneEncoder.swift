@@ -661,6 +661,18 @@ struct SceneEncoder: Sendable {
                             let spans = boxes.filter { y >= $0.y0 && y < $0.y1 }.map { $0.x0..<$0.x1 }
                             let row = y * width, outRow = (y - top) * w - left
                             let regionRow = y * scene.regionWidth + offset
+                            if spans.isEmpty && y < layerHeight {
+                                // No overlay on this row: each pixel the region's index, or transparent where
+                                // it did not change (a select, without branches).
+                                if hasPrevious {
+                                    for x in left..<(left + w) {
+                                        out[outRow + x] = current[row + x] == before[row + x] ? transparent : region[regionRow + x]
+                                    }
+                                } else {
+                                    for x in left..<(left + w) { out[outRow + x] = region[regionRow + x] }
+                                }
+                                continue
+                            }
                             for x in left..<(left + w) {
                                 let c = current[row + x]
                                 if hasPrevious && before[row + x] == c { continue }
