@@ -128,15 +128,20 @@ struct SceneEncoder: Sendable {
             let layer = raw.bindMemory(to: UInt32.self)
             from.withUnsafeMutableBufferPointer { from in
                 // Backwards from the rest: a pixel settled from frame j+1 settles from j when j shows the same colour.
+                // Once no pixel settles from frame j+1, none settles from an earlier one.
                 for j in stride(from: restFrame - 1, through: move.lowerBound, by: -1) {
                     let a = frames[j].layerX, b = frames[j + 1].layerX
-                    let later = Int32(j + 1)
+                    let later = Int32(j + 1), earlier = Int32(j)
+                    var moved = 0
                     for y in 0..<h {
                         let row = y * layerWidth, out = y * w
-                        for x in 0..<w where from[out + x] == later && layer[row + a + x] == layer[row + b + x] {
-                            from[out + x] = Int32(j)
+                        for x in 0..<w {
+                            let same = from[out + x] == later && layer[row + a + x] == layer[row + b + x]
+                            from[out + x] = same ? earlier : from[out + x]
+                            moved &+= same ? 1 : 0
                         }
                     }
+                    if moved == 0 { break }
                 }
                 // Overlays draw over the layer: their pixels are left to each frame.
                 for k in move.lowerBound...restFrame {
