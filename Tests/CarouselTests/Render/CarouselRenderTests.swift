@@ -69,6 +69,34 @@ struct CarouselRenderTests {
         #expect(shared > 0, "some pairs of moving frames share one (the items are textured)")
     }
 
+    /// A moving frame's palette is designed from a quarter of its changed pixels; a colour
+    /// seen only in single pixels off that pattern must still reach the palette when the
+    /// frame has few colours, so the GIF stays exact.
+    @Test func movingFrameOfFewColoursStaysExact() throws {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.hold = 0.2
+        options.duration = 0.4
+        options.dots.placement = .none
+        // Flat items, each with 60 single pixels of colours found nowhere else (121 colours in all).
+        let items = (0..<2).map { k in
+            var image = RGBAImage(width: 96, height: 48, fill: RGBA(r: UInt8(60 + 100 * k), g: 120, b: 200))
+            for n in 0..<60 {
+                image[(n * 37 + 5 * k) % 96, (n * 11 + 3) % 48] = RGBA(r: UInt8(4 * n), g: UInt8(250 - 2 * n), b: UInt8(40 + k))
+            }
+            return image
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        var expanded: [RGBAImage] = []
+        for (frame, delay) in zip(gif.frames, gif.delays) { expanded += Array(repeating: frame, count: delay / 5) }
+        #expect(expanded.count == carousel.frameCount)
+        #expect(gif.frames.count > 4, "the moves are in the GIF")
+        for i in 0..<min(expanded.count, carousel.frameCount) {
+            #expect(differingPixels(expanded[i], carousel.frame(index: i).composited(over: .black)) == 0, "frame \(i)")
+        }
+    }
+
     /// Pixels a move leaves alone once drawn (here the flat rows of each item's left half) take the indices of the rest the move settles into, so the rest shows its own
     /// palette's dithering everywhere, not bands from each moving frame's palette.
     @Test func restShowsItsOwnPaletteAfterAMove() throws {
