@@ -227,10 +227,11 @@ struct SceneEncoder: Sendable {
         // Which region pixels are at edges or in texture: sampled there, they count in coarse cells.
         let plain = undithered(x: regionX, width: regionWidth)
         let plainFlags = plain ?? []
-        // The changed pixels that do not settle, one in `spacing` (1 or 4; see ``moveSampling``),
+        // The changed pixels that do not settle, all or a quarter (see ``movesSampleAQuarter``),
         // and how long the layer keeps each one's colour there, in timeline frames; and, for
         // every changed pixel, its flag in `drawn`.
-        func collect(spacing: Int) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
+        func collect(quarter: Bool) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
+            let spacing = quarter ? 4 : 1
             let capacity = group.count * plan.height * ((w + spacing - 1) / spacing)
             var sample = [UInt8](repeating: 0, count: capacity * 4)
             var counts = [UInt8](repeating: 0, count: capacity)
@@ -270,8 +271,8 @@ struct SceneEncoder: Sendable {
                                                                 for x in 0..<w where changed(row + x) { flags[x] = true }
                                                             }
                                                         }
-                                                        // One in four: screen pixel (x, y) when x + 2y is a multiple of 4.
-                                                        let first = spacing == 1 ? 0 : (4 - (2 * y) & 3) & 3
+                                                        // A quarter: screen pixel (x, y) when x + 2y is a multiple of 4.
+                                                        let first = quarter ? (4 - (2 * y) & 3) & 3 : 0
                                                         for x in stride(from: first, to: w, by: spacing) where changed(row + x) {
                                                             sample[sampled] = current[row + x]
                                                             if y < layerHeight {
@@ -310,10 +311,12 @@ struct SceneEncoder: Sendable {
         // fit it exactly (or none was sampled), from all of them, so a frame of few colours
         // keeps every one exactly.
         var palette: [RGBA] = [], exact = true
-        let quarter = collect(spacing: SceneEncoder.moveSampling)
-        if !quarter.sample.isEmpty { (palette, exact) = design(quarter) }
+        if SceneEncoder.movesSampleAQuarter {
+            let quarter = collect(quarter: true)
+            if !quarter.sample.isEmpty { (palette, exact) = design(quarter) }
+        }
         if exact {
-            var all = collect(spacing: 1)
+            var all = collect(quarter: false)
             if all.sample.isEmpty {
                 all = (region.pixels, [UInt8](repeating: 1, count: region.pixels.count / 4), plain ?? [])
             }
@@ -620,7 +623,7 @@ struct SceneEncoder: Sendable {
     /// times 87.75 / 79.09 / 80.57 (2 frames, the worst 6.9); 64 or more, the same.
     static let shownLongerLimit = 16
 
-    /// A dithered moving frame's palette is designed from one in this many of its changed
+    /// Whether a dithered moving frame's palette is designed from a quarter of its changed
     /// pixels (screen pixel (x, y) when x + 2y is a multiple of 4): the histogram, and the
     /// counting of how long each pixel stays, cost a quarter. Where the sampled colours fit
     /// the palette exactly, the palette is designed again from every changed pixel, so frames
@@ -631,7 +634,7 @@ struct SceneEncoder: Sendable {
     /// Instructions of the benchmark renders (`bench/render-instructions.py`): 3.81 / 7.76 /
     /// 23.34 G with every pixel, 3.52 / 7.17 / 21.70 G with one in two, 3.33 / 6.74 / 20.57 G
     /// with one in four.
-    static let moveSampling = 4
+    static let movesSampleAQuarter = true
 
     /// Extra squared error a moving pixel may take to repeat its left neighbour's index.
     static let moveRunSlack: Int32 = 16
