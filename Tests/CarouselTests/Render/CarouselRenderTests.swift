@@ -27,16 +27,11 @@ struct CarouselRenderTests {
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.version == "GIF89a" && gif.loopCount == 0)
         #expect(gif.width == carousel.width && gif.height == carousel.height)
-        var expanded: [RGBAImage] = []
-        for (frame, delay) in zip(gif.frames, gif.delays) {
+        for delay in gif.delays {
             #expect(delay >= 2)
             #expect(delay % 5 == 0, "fps 20 gives 5 cs per frame")
-            expanded += Array(repeating: frame, count: delay / 5)
         }
-        #expect(expanded.count == carousel.frameCount)
-        for i in 0..<min(expanded.count, carousel.frameCount) {
-            #expect(differingPixels(expanded[i], carousel.frame(index: i).composited(over: .black)) == 0, "frame \(i)")
-        }
+        Self.expectExactFrames(gif, carousel)
         for k in 1..<gif.frames.count {
             #expect(differingPixels(gif.frames[k - 1], gif.frames[k]) > 0, "consecutive GIF frames \(k - 1), \(k) differ")
         }
@@ -73,11 +68,7 @@ struct CarouselRenderTests {
     /// seen only in single pixels off that pattern must still reach the palette when the
     /// frame has few colours, so the GIF stays exact.
     @Test func movingFrameOfFewColoursStaysExact() throws {
-        var options = CarouselOptions()
-        options.fps = 20
-        options.hold = 0.2
-        options.duration = 0.4
-        options.dots.placement = .none
+        let options = Fixtures.shortMoves(duration: 0.4)
         // Flat items, each with 60 single pixels of colours found nowhere else (121 colours in all).
         let items = (0..<2).map { k in
             var image = RGBAImage(width: 96, height: 48, fill: RGBA(r: UInt8(60 + 100 * k), g: 120, b: 200))
@@ -88,12 +79,20 @@ struct CarouselRenderTests {
         }
         let carousel = try Carousel(images: items, options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.frames.count > 4, "the moves are in the GIF")
+        Self.expectExactFrames(gif, carousel)
+    }
+
+    /// Expects `gif` (at 20 fps: 5 cs per timeline frame), laid on the timeline by its delays,
+    /// to show exactly `carousel`'s frames.
+    static func expectExactFrames(_ gif: DecodedGIF, _ carousel: Carousel,
+                                  sourceLocation: SourceLocation = #_sourceLocation) {
         var expanded: [RGBAImage] = []
         for (frame, delay) in zip(gif.frames, gif.delays) { expanded += Array(repeating: frame, count: delay / 5) }
-        #expect(expanded.count == carousel.frameCount)
-        #expect(gif.frames.count > 4, "the moves are in the GIF")
+        #expect(expanded.count == carousel.frameCount, sourceLocation: sourceLocation)
         for i in 0..<min(expanded.count, carousel.frameCount) {
-            #expect(differingPixels(expanded[i], carousel.frame(index: i).composited(over: .black)) == 0, "frame \(i)")
+            #expect(differingPixels(expanded[i], carousel.frame(index: i).composited(over: .black)) == 0, "frame \(i)",
+                    sourceLocation: sourceLocation)
         }
     }
 

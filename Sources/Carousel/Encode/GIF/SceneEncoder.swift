@@ -185,6 +185,17 @@ struct SceneEncoder: Sendable {
     /// The dithered moving frames of a group: see ``prepare(_:previous:settling:picture:)``.
     /// The group's region spans the views of its frames; a layer pixel that two of them draw
     /// is mapped once, with the pattern fixed to the layer.
+    ///
+    /// The palette is designed from a quarter of the changed pixels (screen pixel (x, y)
+    /// when x + 2y is a multiple of 4): the histogram, and the counting of how long each
+    /// pixel stays, cost a quarter. Where the sampled colours fit the palette exactly, it is
+    /// designed again from every changed pixel, so frames of few colours stay exact.
+    /// Measured with `bench/quality-probe.py` (SSIMULACRA2 means, sample banners / photos /
+    /// gradients; the worst frame's gap to pngquant's): every pixel 88.07 / 79.37 / 81.15
+    /// (−0.4 / −3.5 / −3.1); one in two 88.10 / 79.38 / 81.20 (−0.4 / −3.5 / −2.9); one in
+    /// four 88.08 / 79.39 / 81.18 (−1.5 / −3.6 / −2.7). Instructions of the benchmark renders
+    /// (`bench/render-instructions.py`): 3.81 / 7.76 / 23.34 G with every pixel, 3.52 / 7.17
+    /// / 21.70 G with one in two, 3.33 / 6.74 / 20.57 G with one in four.
     private func prepareMovingFrames(_ group: Range<Int>, previous: RGBAImage, settling: Settling?,
                                      picture: (Int) -> RGBAImage) -> PreparedScene {
         let w = plan.width, layerHeight = plan.layer.height, layerWidth = plan.layer.width
@@ -227,7 +238,7 @@ struct SceneEncoder: Sendable {
         // Which region pixels are at edges or in texture: sampled there, they count in coarse cells.
         let plain = undithered(x: regionX, width: regionWidth)
         let plainFlags = plain ?? []
-        // The changed pixels that do not settle, all or a quarter (see ``movesSampleAQuarter``),
+        // The changed pixels that do not settle, all or a quarter (see above),
         // and how long the layer keeps each one's colour there, in timeline frames; and, for
         // every changed pixel, its flag in `drawn`.
         func collect(quarter: Bool) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
@@ -311,10 +322,8 @@ struct SceneEncoder: Sendable {
         // fit it exactly (or none was sampled), from all of them, so a frame of few colours
         // keeps every one exactly.
         var palette: [RGBA] = [], exact = true
-        if SceneEncoder.movesSampleAQuarter {
-            let quarter = collect(quarter: true)
-            if !quarter.sample.isEmpty { (palette, exact) = design(quarter) }
-        }
+        let quarter = collect(quarter: true)
+        if !quarter.sample.isEmpty { (palette, exact) = design(quarter) }
         if exact {
             var all = collect(quarter: false)
             if all.sample.isEmpty {
@@ -622,19 +631,6 @@ struct SceneEncoder: Sendable {
     /// pngquant's, the worst 9.7); at most 4 times 87.75 / 79.09 / 80.48; at most 16
     /// times 87.75 / 79.09 / 80.57 (2 frames, the worst 6.9); 64 or more, the same.
     static let shownLongerLimit = 16
-
-    /// Whether a dithered moving frame's palette is designed from a quarter of its changed
-    /// pixels (screen pixel (x, y) when x + 2y is a multiple of 4): the histogram, and the
-    /// counting of how long each pixel stays, cost a quarter. Where the sampled colours fit
-    /// the palette exactly, the palette is designed again from every changed pixel, so frames
-    /// of few colours stay exact. Measured with `bench/quality-probe.py` (SSIMULACRA2 means,
-    /// sample banners / photos / gradients; the worst frame's gap to pngquant's): every
-    /// pixel 88.07 / 79.37 / 81.15 (−0.4 / −3.5 / −3.1); one in two 88.10 / 79.38 / 81.20
-    /// (−0.4 / −3.5 / −2.9); one in four 88.08 / 79.39 / 81.18 (−1.5 / −3.6 / −2.7).
-    /// Instructions of the benchmark renders (`bench/render-instructions.py`): 3.81 / 7.76 /
-    /// 23.34 G with every pixel, 3.52 / 7.17 / 21.70 G with one in two, 3.33 / 6.74 / 20.57 G
-    /// with one in four.
-    static let movesSampleAQuarter = true
 
     /// Extra squared error a moving pixel may take to repeat its left neighbour's index.
     static let moveRunSlack: Int32 = 16
