@@ -372,4 +372,41 @@ struct QuantizerTests {
         #expect(DitherMask.undithered(image, edge: 7).filter { $0 }.count == 6 * 12,
                 "at an edge of 7 the ramp's ten columns and the edge's two are flagged")
     }
+
+    /// The mask is made in bands of rows, one parallel task each: on a picture tall enough for
+    /// several bands, with edges across the bands' borders, every flag and the column counts
+    /// are those of a pixel-by-pixel comparison with the four neighbours.
+    @Test func ditherMaskInBandsMatchesEveryNeighbourCompared() {
+        let w = 37, h = 150
+        var image = RGBAImage(width: w, height: h)
+        var state: UInt32 = 12_345
+        for y in 0..<h {
+            for x in 0..<w {
+                // A ramp, with a pseudo-random sprinkle of single steps and edges.
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let jump = state >> 28 == 0 ? UInt8(state >> 20 & 31) : 0
+                let v = UInt8((x + y) & 0x7F) &+ jump
+                image[x, y] = RGBA(r: v, g: UInt8(y & 0xFF), b: v / 2)
+            }
+        }
+        func difference(_ a: RGBA, _ b: RGBA) -> Int32 {
+            2 * abs(Int32(a.r) - Int32(b.r)) + 4 * abs(Int32(a.g) - Int32(b.g)) + abs(Int32(a.b) - Int32(b.b))
+        }
+        let mask = DitherMask(image)
+        var expected = [Int](repeating: 0, count: w + 1)
+        for y in 0..<h {
+            for x in 0..<w {
+                let c = image[x, y]
+                var flagged = false
+                for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] where (0..<w).contains(x + dx) && (0..<h).contains(y + dy) {
+                    flagged = flagged || difference(c, image[x + dx, y + dy]) >= DitherMask.edge
+                }
+                #expect(mask.flags[y * w + x] == flagged, "pixel (\(x), \(y))")
+                if flagged { expected[x + 1] += 1 }
+            }
+        }
+        for x in 0..<w { expected[x + 1] += expected[x] }
+        #expect(mask.columnCounts == expected)
+        #expect(expected[w] > 0 && expected[w] < w * h, "the picture has both flagged and dithered pixels")
+    }
 }

@@ -60,7 +60,7 @@ struct SceneEncoder: Sendable {
 
     /// The palette groups of `plan` (see ``groups``), made once per strip.
     private static func groups(_ plan: FramePlan, dither: Dither, mask: DitherMask?) -> [PaletteGroup] {
-        let columns = mask?.columnCounts()
+        let columns = mask?.columnCounts
         /// Whether at least ``pairedTexture`` percent of frame `j`'s view is edges and texture.
         func textured(_ j: Int) -> Bool {
             guard let columns else { return false }
@@ -119,6 +119,17 @@ struct SceneEncoder: Sendable {
 
     /// The settling map of the move that ends where `restGroup` begins, with the rest prepared.
     func settling(before restGroup: PaletteGroup, rest: PreparedScene) -> Settling {
+        settling(before: restGroup, rest: rest, from: settlingFrames(before: restGroup))
+    }
+
+    /// ``Settling`` from its parts: the prepared rest and the map of ``settlingFrames(before:)``.
+    func settling(before restGroup: PaletteGroup, rest: PreparedScene, from: [Int32]) -> Settling {
+        Settling(rest: rest, restOffset: plan.frames[restGroup.frames.lowerBound].layerX - rest.regionX, from: from)
+    }
+
+    /// ``Settling/from`` for the move that ends where `restGroup` begins: it does not depend
+    /// on the rest's palette, so it is made beside it.
+    func settlingFrames(before restGroup: PaletteGroup) -> [Int32] {
         let frames = plan.frames
         let restFrame = restGroup.frames.lowerBound
         let move = plan.scenes[frames[restFrame - 1].scene].frames
@@ -155,7 +166,7 @@ struct SceneEncoder: Sendable {
                 }
             }
         }
-        return Settling(rest: rest, restOffset: frames[restFrame].layerX - rest.regionX, from: from)
+        return from
     }
 
     /// A rest that moves settle into, prepared, with their settling map.
@@ -495,9 +506,21 @@ struct SceneEncoder: Sendable {
         }
         // The rests the first batch's moves settle into; each later batch's are prepared
         // beside the batch before it.
+        // Each as two tasks, its palette and mapping beside its settling map: the first
+        // batch waits for them, and there are often fewer rests than cores.
         let firstNeeded = restsNeeded(by: 0..<min(groups.count, batch))
-        for (g, made) in zip(firstNeeded, firstNeeded.parallelMap { preparedRest(groups[$0]) }) {
-            (rests[g], settlings[g]) = made
+        let parts = firstNeeded.flatMap { [RestPart.Task.prepare($0), .settlingFrames($0)] }.parallelMap { task -> RestPart in
+            switch task {
+            case .prepare(let g):
+                return .prepared(prepare(groups[g], previous: nil, settling: nil) { plan.picture(plan.frames[$0].source) })
+            case .settlingFrames(let g):
+                return .settlingFrames(settlingFrames(before: groups[g]))
+            }
+        }
+        for (n, g) in firstNeeded.enumerated() {
+            guard case .prepared(let rest) = parts[2 * n], case .settlingFrames(let from) = parts[2 * n + 1] else { continue }
+            rests[g] = rest
+            settlings[g] = settling(before: groups[g], rest: rest, from: from)
         }
         var start = 0
         while start < groups.count {
@@ -569,6 +592,19 @@ struct SceneEncoder: Sendable {
     private enum EncodeTask: Sendable {
         case rest(Int)
         case group(Int)
+    }
+
+    /// A half of a rest prepared before the first batch (``encode(to:progress:)``): its
+    /// palette and mapping, or its settling map.
+    private enum RestPart: Sendable {
+        case prepared(PreparedScene)
+        case settlingFrames([Int32])
+
+        /// The task that makes a half, for the rest group of that index.
+        enum Task: Sendable {
+            case prepare(Int)
+            case settlingFrames(Int)
+        }
     }
 
     private enum TaskResult: Sendable {

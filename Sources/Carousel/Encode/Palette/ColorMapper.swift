@@ -170,12 +170,14 @@ public final class ColorMapper {
             let bits = Int32(bitPattern: d.bitPattern)
             threshold = bits < threshold ? bits : threshold
         }
-        let bound = Float(bitPattern: UInt32(bitPattern: threshold))
+        // Every entry is written and the count advances past those kept, by arithmetic on the
+        // distances' bit patterns (non-negative floats order as they do): no branch to
+        // mispredict (`out` has room for `count`).
         var n = 0
-        for k in 0..<count where wr * near(red[k], low.0, high.0) + wg * near(green[k], low.1, high.1)
-            + wb * near(blue[k], low.2, high.2) <= bound {
+        for k in 0..<count {
+            let d = wr * near(red[k], low.0, high.0) + wg * near(green[k], low.1, high.1) + wb * near(blue[k], low.2, high.2)
             out[n] = entries[k]
-            n &+= 1
+            n &+= 1 &- Int(UInt32(bitPattern: threshold &- Int32(bitPattern: d.bitPattern)) >> 31)
         }
         return n
     }

@@ -15,10 +15,13 @@ struct DitherMask: Sendable {
     let flags: [Bool]
     let width: Int
     let height: Int
+    /// Running counts of the flagged pixels by column: entry x is the number in the columns
+    /// before x (`width` + 1 entries).
+    let columnCounts: [Int]
 
     /// The mask of `image` (a strip).
     init(_ image: RGBAImage) {
-        flags = DitherMask.undithered(image)
+        (flags, columnCounts) = DitherMask.flagged(image, edge: DitherMask.edge)
         width = image.width
         height = image.height
     }
@@ -34,22 +37,6 @@ struct DitherMask: Sendable {
         }
         cut.append(contentsOf: repeatElement(false, count: width * height - cut.count))
         return cut
-    }
-
-    /// Running counts of the flagged pixels by column: entry x is the number in the columns
-    /// before x (`width` + 1 entries).
-    func columnCounts() -> [Int] {
-        var counts = [Int](repeating: 0, count: width + 1)
-        flags.withUnsafeBufferPointer { flags in
-            counts.withUnsafeMutableBufferPointer { counts in
-                for y in 0..<height {
-                    let row = y * width
-                    for x in 0..<width where flags[row + x] { counts[x + 1] += 1 }
-                }
-                for x in 0..<width { counts[x + 1] += counts[x] }
-            }
-        }
-        return counts
     }
 
     /// The difference to a neighbour from which a pixel is left undithered. Measured with
@@ -69,33 +56,83 @@ struct DitherMask: Sendable {
     /// | 4 | 1.071 / 0.991 / 0.978 | 86.95 / 78.68 / 72.74 (the gradients band) |
     static let edge: Int32 = 10
 
-    /// One flag per pixel of `image`, row by row: true where the pixel is left undithered.
+    /// One flag per pixel of `image`, row by row: true where the pixel is left undithered,
+    /// that is where it differs by `edge` or more from a neighbour to its left, right, top
+    /// or bottom.
     static func undithered(_ image: RGBAImage, edge: Int32 = DitherMask.edge) -> [Bool] {
+        flagged(image, edge: edge).flags
+    }
+
+    /// ``undithered(_:edge:)`` and ``columnCounts()`` together. A pixel's flag depends on its
+    /// own row and the rows beside it only, so the rows are flagged in bands, one parallel
+    /// task each, and each neighbouring pair is compared once, without branches.
+    private static func flagged(_ image: RGBAImage, edge: Int32) -> (flags: [Bool], columnCounts: [Int]) {
         let w = image.width, h = image.height
-        var plain = [Bool](repeating: false, count: w * h)
-        image.pixels.withUnsafeBufferPointer { p in
-            plain.withUnsafeMutableBufferPointer { out in
-                @inline(__always) func difference(_ a: Int, _ b: Int) -> Int32 {
-                    let o = a &* 4, q = b &* 4
-                    return 2 &* abs(Int32(p[o]) &- Int32(p[q])) &+ 4 &* abs(Int32(p[o &+ 1]) &- Int32(p[q &+ 1]))
-                        &+ abs(Int32(p[o &+ 2]) &- Int32(p[q &+ 2]))
-                }
-                // Each pair of neighbours once: both pixels are marked when they differ by edge or more.
-                for y in 0..<h {
-                    for x in 0..<w {
-                        let i = y &* w &+ x
-                        if x + 1 < w && difference(i, i &+ 1) >= edge {
-                            out[i] = true
-                            out[i &+ 1] = true
-                        }
-                        if y + 1 < h && difference(i, i &+ w) >= edge {
-                            out[i] = true
-                            out[i &+ w] = true
+        guard w > 0, h > 0 else { return ([], [Int](repeating: 0, count: w + 1)) }
+        let bandRows = max(32, (h + 7) / 8)
+        let bands = Array(stride(from: 0, to: h, by: bandRows)).parallelMap { y in
+            flagged(image, rows: y..<min(h, y + bandRows), edge: edge)
+        }
+        var flags: [Bool] = []
+        flags.reserveCapacity(w * h)
+        var counts = [Int](repeating: 0, count: w + 1)
+        for band in bands {
+            flags.append(contentsOf: band.flags)
+            for x in 0..<w { counts[x + 1] += Int(band.columns[x]) }
+        }
+        for x in 0..<w { counts[x + 1] += counts[x] }
+        return (flags, counts)
+    }
+
+    /// The flags of `rows` (see ``undithered(_:edge:)``), and how many each column has.
+    private static func flagged(_ image: RGBAImage, rows: Range<Int>,
+                                edge: Int32) -> (flags: [Bool], columns: [UInt32]) {
+        let w = image.width, h = image.height
+        var flags = [Bool](repeating: false, count: w * rows.count)
+        var columns = [UInt32](repeating: 0, count: w)
+        // Per column: whether the pixel differs from the one to its right, and from the ones above and below.
+        var across = [UInt8](repeating: 0, count: w + 1)
+        var above = [UInt8](repeating: 0, count: w), below = [UInt8](repeating: 0, count: w)
+        image.pixels.withUnsafeBytes { raw in
+            let p = raw.bindMemory(to: UInt32.self)
+            // 2|dr| + 4|dg| + |db| >= edge, as 0 or 1 (bytes r, g, b, a in memory order).
+            @inline(__always) func differs(_ a: UInt32, _ b: UInt32) -> UInt8 {
+                let a = UInt32(littleEndian: a), b = UInt32(littleEndian: b)
+                let dr = Int32(a & 0xFF) &- Int32(b & 0xFF)
+                let dg = Int32(a >> 8 & 0xFF) &- Int32(b >> 8 & 0xFF)
+                let db = Int32(a >> 16 & 0xFF) &- Int32(b >> 16 & 0xFF)
+                return 2 &* abs(dr) &+ 4 &* abs(dg) &+ abs(db) >= edge ? 1 : 0
+            }
+            /// Fills `out` with row y's comparisons to row y + 1.
+            func vertical(_ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>) {
+                let row = y &* w
+                for x in 0..<w { out[x] = differs(p[row &+ x], p[row &+ w &+ x]) }
+            }
+            if rows.lowerBound > 0 { above.withUnsafeMutableBufferPointer { vertical(rows.lowerBound - 1, $0) } }
+            flags.withUnsafeMutableBytes { rawFlags in
+                let out = rawFlags.bindMemory(to: UInt8.self)
+                for y in rows {
+                    let row = y &* w, o = (y &- rows.lowerBound) &* w
+                    across.withUnsafeMutableBufferPointer { across in
+                        // across[x + 1]: pixel x against pixel x + 1; across[0] and across[w] stay 0.
+                        for x in 0..<(w - 1) { across[x &+ 1] = differs(p[row &+ x], p[row &+ x &+ 1]) }
+                        below.withUnsafeMutableBufferPointer { below in
+                            if y + 1 < h { vertical(y, below) } else { below.update(repeating: 0) }
+                            above.withUnsafeBufferPointer { above in
+                                columns.withUnsafeMutableBufferPointer { columns in
+                                    for x in 0..<w {
+                                        let flag = across[x] | across[x &+ 1] | above[x] | below[x]
+                                        out[o &+ x] = flag
+                                        columns[x] &+= UInt32(flag)
+                                    }
+                                }
+                            }
                         }
                     }
+                    swap(&above, &below)
                 }
             }
         }
-        return plain
+        return (flags, columns)
     }
 }
