@@ -260,6 +260,7 @@ struct SceneEncoder: Sendable {
             var coarse = [Bool](repeating: false, count: plain == nil ? 0 : capacity)
             var sampled = 0
             var before = previous
+            var rowChanged = [UInt8](repeating: 0, count: w)
             for (n, k) in group.enumerated() {
                 let image = picture(k)
                 let shownAt = xs[n], offset = xs[n] - regionX
@@ -272,30 +273,39 @@ struct SceneEncoder: Sendable {
                                     drawn.withUnsafeMutableBufferPointer { drawn in
                                         from.withUnsafeBufferPointer { from in
                                             plainFlags.withUnsafeBufferPointer { plain in
-                                                coarse.withUnsafeMutableBufferPointer { coarse in
+                                                coarse.withUnsafeMutableBufferPointer { coarse in rowChanged.withUnsafeMutableBufferPointer { rowChanged in
                                                     let current = rawCurrent.bindMemory(to: UInt32.self)
                                                     let before = rawPrevious.bindMemory(to: UInt32.self)
                                                     let layer = rawLayer.bindMemory(to: UInt32.self)
                                                     let sample = rawSample.bindMemory(to: UInt32.self)
                                                     let target = Int32(k)
-                                                    @inline(__always) func changed(_ i: Int) -> Bool {
-                                                        current[i] != before[i] && (i >= from.count || from[i] != target)
-                                                    }
+                                                    let changed = rowChanged.baseAddress!
                                                     for y in 0..<(current.count / w) {
                                                         let row = y * w, layerRow = y * layerWidth
                                                         let regionRow = y * regionWidth + offset
+                                                        // The row's changed pixels, 1 or 0, without branches: those whose
+                                                        // colour changed, less those that settle here (the settling map
+                                                        // covers the layer rows).
+                                                        if y < layerHeight && !from.isEmpty {
+                                                            for x in 0..<w {
+                                                                changed[x] = (current[row + x] != before[row + x] ? 1 : 0)
+                                                                    & (from[row + x] != target ? 1 : 0)
+                                                            }
+                                                        } else {
+                                                            for x in 0..<w { changed[x] = current[row + x] != before[row + x] ? 1 : 0 }
+                                                        }
                                                         if y < layerHeight {
                                                             // The group's first frame is the first to flag its pixels.
                                                             let flags = drawn.baseAddress! + regionRow
                                                             if n == 0 {
-                                                                for x in 0..<w { flags[x] = changed(row + x) }
+                                                                for x in 0..<w { flags[x] = changed[x] != 0 }
                                                             } else {
-                                                                for x in 0..<w where changed(row + x) { flags[x] = true }
+                                                                for x in 0..<w { flags[x] = (flags[x] ? 1 : 0) | changed[x] != 0 }
                                                             }
                                                         }
                                                         // A quarter: screen pixel (x, y) when x + 2y is a multiple of 4.
                                                         let first = quarter ? (4 - (2 * y) & 3) & 3 : 0
-                                                        for x in stride(from: first, to: w, by: spacing) where changed(row + x) {
+                                                        for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = current[row + x]
                                                             if y < layerHeight {
                                                                 if plain.count > 0 { coarse[sampled] = plain[regionRow + x] }
@@ -307,7 +317,7 @@ struct SceneEncoder: Sendable {
                                                             sampled &+= 1
                                                         }
                                                     }
-                                                }
+                                                } }
                                             }
                                         }
                                     }
