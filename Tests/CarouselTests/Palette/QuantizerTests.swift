@@ -127,6 +127,32 @@ struct QuantizerTests {
         }
     }
 
+    /// A window of a larger picture, mapped where it lies (as a moving frame's region is, in
+    /// the layer), gets exactly the indices of the same pixels cut out and mapped, with the
+    /// flags of `only` and `undithered` by pixel of the window.
+    @Test func orderedWindowMapsAsItsCrop() {
+        var strip = RGBAImage(width: 48, height: 8)
+        for y in 0..<8 {
+            for x in 0..<48 {
+                strip[x, y] = RGBA(r: UInt8(x * 5), g: UInt8(40 + y * 20), b: UInt8((x * y * 7) % 256))
+            }
+        }
+        let palette = (0..<16).map { (k: Int) -> RGBA in
+            RGBA(r: UInt8(k * 16), g: UInt8(255 - k * 12), b: UInt8((k * 53) % 256))
+        }
+        let columns = 7..<40, height = 6
+        let only = (0..<(columns.count * height)).map { $0 % 5 != 0 }
+        let undithered = (0..<(columns.count * height)).map { $0 % 3 == 0 }
+        let crop = strip.cropped(x: columns.lowerBound, width: columns.count, height: height)
+        let cut = Quantizer.map(crop, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil,
+                                originX: columns.lowerBound, only: only, undithered: undithered)
+        let window = Quantizer.mapOrdered(strip, columns: columns, height: height, mapper: ColorMapper(palette: palette),
+                                          transparentIndex: nil, originX: columns.lowerBound, only: only,
+                                          undithered: undithered)
+        #expect(window == cut)
+        #expect(Set(cut).count > 2, "the window maps to several entries")
+    }
+
     /// The cell lists (``ColorMapper``) and the walk by green (``PaletteSearch``) give exactly
     /// what a search of every entry gives, lowest index on ties, with either weighting: on
     /// random palettes, on one with every entry twice, and on a grid, where colours between

@@ -338,7 +338,6 @@ struct SceneEncoder: Sendable {
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
                         reserved: reserved, counts: collected.counts, coarse: collected.coarse)
         }
-        let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
         // The palette is designed from a quarter of the changed pixels; where those few colours
         // fit it exactly (or none was sampled), from all of them, so a frame of few colours
         // keeps every one exactly.
@@ -348,13 +347,19 @@ struct SceneEncoder: Sendable {
         if exact {
             var all = collect(quarter: false)
             if all.sample.isEmpty {
+                let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
                 all = (region.pixels, [UInt8](repeating: 1, count: region.pixels.count / 4), plain ?? [])
             }
             (palette, exact) = design(all)
         }
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
-        var indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: regionX, only: drawn, undithered: plain)
+        // Dithered, the region is mapped where it lies in the layer, without a copy.
+        var indices = exact || dither != .ordered
+            ? Quantizer.map(plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight), mapper: mapper,
+                            dither: exact ? .none : dither, transparentIndex: nil, originX: regionX, only: drawn,
+                            undithered: plain)
+            : Quantizer.mapOrdered(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
+                                   mapper: mapper, transparentIndex: nil, originX: regionX, only: drawn, undithered: plain)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {

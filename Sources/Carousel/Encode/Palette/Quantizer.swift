@@ -81,8 +81,8 @@ public struct Quantizer: Sendable {
         switch dither {
         case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
         case .ordered:
-            return mapOrdered(image, mapper: mapper, transparentIndex: transparentIndex, originX: originX, only: only,
-                              undithered: undithered)
+            return mapOrdered(image, columns: 0..<image.width, height: image.height, mapper: mapper,
+                              transparentIndex: transparentIndex, originX: originX, only: only, undithered: undithered)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
@@ -138,11 +138,17 @@ public struct Quantizer: Sendable {
     /// image's position in a larger picture (the strip), the pattern travels with the
     /// content as it moves. Pixels `undithered` flags (a ``DitherMask``: edges and texture)
     /// take their nearest entry instead.
-    private static func mapOrdered(_ image: RGBAImage, mapper: ColorMapper, transparentIndex: Int?,
-                                   originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
-        let only = only.flatMap { $0.count == image.width * image.height ? $0 : nil }
-        let plainFlags = undithered.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
-        let w = image.width, h = image.height
+    ///
+    /// The pixels mapped are the top `height` rows of `columns` of `image` (a window of a
+    /// larger picture, read in place); `only` and `undithered` are by pixel of that window,
+    /// and so is the result.
+    static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
+                           transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
+        precondition(columns.lowerBound >= 0 && columns.upperBound <= image.width && h >= 0 && h <= image.height,
+                     "Quantizer.mapOrdered: the window is outside the image")
+        let w = columns.count, stride = image.width, left = columns.lowerBound
+        let only = only.flatMap { $0.count == w * h ? $0 : nil }
+        let plainFlags = undithered.flatMap { $0.count == w * h ? $0 : nil } ?? []
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
         let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
@@ -183,12 +189,12 @@ public struct Quantizer: Sendable {
                         // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
                         let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
                         let evenFirst = (originX & 1) == 0
-                        let row = y &* w
+                        let row = y &* w, source = y &* stride &+ left
                         for x in 0..<w {
                             let i = row &+ x
                             if limited && !only[i] { continue }
                             // Bytes r, g, b, a in memory order.
-                            let pixel = UInt32(littleEndian: pixels[i])
+                            let pixel = UInt32(littleEndian: pixels[source &+ x])
                             if hasTransparency && pixel >> 24 < 128 {
                                 out[i] = transparent
                                 continue
