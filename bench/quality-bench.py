@@ -189,10 +189,17 @@ def best_of(cmd, repeats):
     return min(times)
 
 
+def settle():
+    """Writes the page cache's dirty pages out (os.sync) before a timed command, so no tool is
+    timed while the kernel writes back what came before it (the exact frames are hundreds of MB)."""
+    os.sync()
+
+
 def encode(exe, work, info):
     """The GIFs: carousel render (timed, RSS), ffmpeg on the raw exact frames (timed), gifsicle -O3 on ffmpeg's."""
     d, w, h, fps = work.dir, info["width"], info["height"], info["fps"]
     log(f"{work.name}: carousel render x{CAROUSEL_REPEATS}")
+    settle()
     runs = [time_v(work.carousel(exe, "render", "-o", d / "carousel.gif"), d / "time.txt")
             for _ in range(CAROUSEL_REPEATS)]
     carousel = {"seconds": min(s for s, _ in runs), "rss": max(r for _, r in runs)}
@@ -200,8 +207,10 @@ def encode(exe, work, info):
     ffmpeg_cmd = ["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}",
                   "-framerate", str(fps), "-i", d / "exact.rgb", "-filter_complex", FFMPEG_FILTER,
                   "-loop", "0", d / "ffmpeg.gif"]
+    settle()
     ffmpeg = {"seconds": best_of(ffmpeg_cmd, FFMPEG_REPEATS)}
     log(f"{work.name}: gifsicle -O3 x{FFMPEG_REPEATS}")
+    settle()
     gifsicle_cmd = ["gifsicle", "-O3", d / "ffmpeg.gif", "-o", d / "gifsicle.gif"]
     gifsicle = {"seconds": best_of(gifsicle_cmd, FFMPEG_REPEATS)}
     work.commands = {"carousel": shlex.join(work.carousel(exe, "render", "-o", "carousel.gif")),
