@@ -434,5 +434,15 @@ struct QuantizerTests {
         for x in 0..<w { expected[x + 1] += expected[x] }
         #expect(mask.columnCounts == expected)
         #expect(expected[w] > 0 && expected[w] < w * h, "the picture has both flagged and dithered pixels")
+        // One pixel, one column and one row: only the neighbours there are.
+        #expect(DitherMask(RGBAImage(width: 1, height: 1, fill: .black)).flags == [false])
+        var column = RGBAImage(width: 1, height: 4, fill: .black)
+        column[0, 2] = RGBA(r: 255, g: 255, b: 255)
+        #expect(DitherMask(column).flags == [false, true, true, true])
+        #expect(DitherMask(column).columnCounts == [0, 3])
+        var row = RGBAImage(width: 4, height: 1, fill: .black)
+        row[0, 0] = RGBA(r: 255, g: 255, b: 255)
+        #expect(DitherMask(row).flags == [true, true, false, false])
+        #expect(DitherMask(row).columnCounts == [0, 1, 2, 2, 2])
     }
 }

@@ -63,7 +63,7 @@ struct DitherMask: Sendable {
         flagged(image, edge: edge).flags
     }
 
-    /// ``undithered(_:edge:)`` and ``columnCounts()`` together. A pixel's flag depends on its
+    /// ``undithered(_:edge:)`` and ``columnCounts`` together. A pixel's flag depends on its
     /// own row and the rows beside it only, so the rows are flagged in bands, one parallel
     /// task each, and each neighbouring pair is compared once, without branches.
     private static func flagged(_ image: RGBAImage, edge: Int32) -> (flags: [Bool], columnCounts: [Int]) {
@@ -109,8 +109,8 @@ struct DitherMask: Sendable {
                 for x in 0..<w { out[x] = differs(p[row &+ x], p[row &+ w &+ x]) }
             }
             if rows.lowerBound > 0 { above.withUnsafeMutableBufferPointer { vertical(rows.lowerBound - 1, $0) } }
-            flags.withUnsafeMutableBytes { rawFlags in
-                let out = rawFlags.bindMemory(to: UInt8.self)
+            // A flag is written as its byte, 0 or 1.
+            flags.withUnsafeMutableBufferPointer { flags in flags.withMemoryRebound(to: UInt8.self) { out in
                 for y in rows {
                     let row = y &* w, o = (y &- rows.lowerBound) &* w
                     across.withUnsafeMutableBufferPointer { across in
@@ -131,7 +131,7 @@ struct DitherMask: Sendable {
                     }
                     swap(&above, &below)
                 }
-            }
+            } }
         }
         return (flags, columns)
     }
