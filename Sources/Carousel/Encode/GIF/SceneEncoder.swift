@@ -519,10 +519,10 @@ struct SceneEncoder: Sendable {
         func restsNeeded(by range: Range<Int>) -> [Int] {
             Set(range.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
         }
-        // The rests the first batch's moves settle into; each later batch's are prepared
-        // beside the batch before it.
-        // Each as two tasks, its palette and mapping beside its settling map: the first
-        // batch waits for them, and there are often fewer rests than cores.
+        // The rests the first batch's moves settle into, each as two tasks, its palette and
+        // mapping beside its settling map (the first batch waits for them, and there are
+        // often fewer rests than cores); each later batch's rests are prepared beside the
+        // batch before it. The parts come back in task order, two per rest.
         let firstNeeded = restsNeeded(by: 0..<min(groups.count, batch))
         let parts = firstNeeded.flatMap { [RestPart.Task.prepare($0), .settlingFrames($0)] }.parallelMap { task -> RestPart in
             switch task {
