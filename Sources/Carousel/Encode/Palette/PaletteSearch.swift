@@ -37,12 +37,17 @@ struct PaletteSearch: Sendable {
             g.withUnsafeBufferPointer { g in
                 b.withUnsafeBufferPointer { b in
                     index.withUnsafeBufferPointer { index in
-                        // The first entry with green >= the colour's.
-                        var low = 0, high = g.count
-                        while low < high {
-                            let mid = (low + high) / 2
-                            if g[mid] < green { low = mid + 1 } else { high = mid }
+                        // The first entry with green >= the colour's (g.count if none), by a binary
+                        // search whose steps add by a mask rather than branch (the sign of the
+                        // green difference): how many there are depends on the palette's size
+                        // alone, so the processor predicts every one.
+                        var base = 0, length = g.count
+                        while length > 1 {
+                            let half = length / 2
+                            base &+= half & Int((g[base &+ half] &- green) >> 31)
+                            length &-= half
                         }
+                        let low = base &+ Int(UInt32(bitPattern: g[base] &- green) >> 31)
                         var best = Int64.max
                         @inline(__always) func visit(_ k: Int) {
                             let dr = r[k] &- red, dg = g[k] &- green, db = b[k] &- blue
