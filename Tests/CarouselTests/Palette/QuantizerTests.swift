@@ -146,9 +146,9 @@ struct QuantizerTests {
         let crop = strip.cropped(x: columns.lowerBound, width: columns.count, height: height)
         let cut = Quantizer.map(crop, mapper: ColorMapper(palette: palette), dither: .ordered, transparentIndex: nil,
                                 originX: columns.lowerBound, only: only, undithered: undithered)
-        let window = Quantizer.mapOrdered(strip, columns: columns, height: height, mapper: ColorMapper(palette: palette),
-                                          transparentIndex: nil, originX: columns.lowerBound, only: only,
-                                          undithered: undithered)
+        let window = Quantizer.map(strip, columns: columns, height: height, mapper: ColorMapper(palette: palette),
+                                   dither: .ordered, transparentIndex: nil, originX: columns.lowerBound, only: only,
+                                   undithered: undithered)
         #expect(window == cut)
         #expect(Set(cut).count > 2, "the window maps to several entries")
     }

@@ -117,16 +117,6 @@ struct SceneEncoder: Sendable {
         return targets
     }
 
-    /// The settling map of the move that ends where `restGroup` begins, with the rest prepared.
-    func settling(before restGroup: PaletteGroup, rest: PreparedScene) -> Settling {
-        settling(before: restGroup, rest: rest, from: settlingFrames(before: restGroup))
-    }
-
-    /// ``Settling`` from its parts: the prepared rest and the map of ``settlingFrames(before:)``.
-    func settling(before restGroup: PaletteGroup, rest: PreparedScene, from: [Int32]) -> Settling {
-        Settling(rest: rest, restOffset: plan.frames[restGroup.frames.lowerBound].layerX - rest.regionX, from: from)
-    }
-
     /// ``Settling/from`` for the move that ends where `restGroup` begins: it does not depend
     /// on the rest's palette, so it is made beside it.
     func settlingFrames(before restGroup: PaletteGroup) -> [Int32] {
@@ -167,12 +157,6 @@ struct SceneEncoder: Sendable {
             }
         }
         return from
-    }
-
-    /// A rest that moves settle into, prepared, with their settling map.
-    func preparedRest(_ group: PaletteGroup) -> (PreparedScene, Settling) {
-        let rest = prepare(group, previous: nil, settling: nil) { plan.picture(plan.frames[$0].source) }
-        return (rest, settling(before: group, rest: rest))
     }
 
     /// Designs the group's palette and maps its region; `picture` gives the picture of a
@@ -353,13 +337,9 @@ struct SceneEncoder: Sendable {
             (palette, exact) = design(all)
         }
         let mapper = ColorMapper(palette: palette, weights: dither.weights)
-        // Dithered, the region is mapped where it lies in the layer, without a copy.
-        var indices = exact || dither != .ordered
-            ? Quantizer.map(plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight), mapper: mapper,
-                            dither: exact ? .none : dither, transparentIndex: nil, originX: regionX, only: drawn,
-                            undithered: plain)
-            : Quantizer.mapOrdered(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
-                                   mapper: mapper, transparentIndex: nil, originX: regionX, only: drawn, undithered: plain)
+        var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
+                                    mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
+                                    originX: regionX, only: drawn, undithered: plain)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {
@@ -507,7 +487,10 @@ struct SceneEncoder: Sendable {
     ///
     /// Palette groups are handled a batch at a time, one parallel task per group (its
     /// palette, its mapping, then its frames composed and LZW-encoded), and the frames are
-    /// written in order. Output does not depend on scheduling.
+    /// written in order. The rests a batch's moves settle into are prepared beside the
+    /// batch before it (the first batch's before it), each as two tasks: its palette and
+    /// mapping, and its settling map, which does not depend on them (there are often
+    /// fewer rests than cores). Output does not depend on scheduling.
     func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
         let frames = plan.frames
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -516,74 +499,31 @@ struct SceneEncoder: Sendable {
         let targets = settlingTargets(groups)
         var rests: [Int: PreparedScene] = [:]
         var settlings: [Int: Settling] = [:]
-        func restsNeeded(by range: Range<Int>) -> [Int] {
+        /// The two tasks of each rest the groups of `range` settle into and that is not prepared yet.
+        func restTasks(for range: Range<Int>) -> [EncodeTask] {
             Set(range.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
+                .flatMap { [EncodeTask.restPalette($0), .restSettling($0)] }
         }
-        // The rests the first batch's moves settle into, each as two tasks, its palette and
-        // mapping beside its settling map (the first batch waits for them, and there are
-        // often fewer rests than cores); each later batch's rests are prepared beside the
-        // batch before it. The parts come back in task order, two per rest.
-        let firstNeeded = restsNeeded(by: 0..<min(groups.count, batch))
-        let parts = firstNeeded.flatMap { [RestPart.Task.prepare($0), .settlingFrames($0)] }.parallelMap { task -> RestPart in
-            switch task {
-            case .prepare(let g):
-                return .prepared(prepare(groups[g], previous: nil, settling: nil) { plan.picture(plan.frames[$0].source) })
-            case .settlingFrames(let g):
-                return .settlingFrames(settlingFrames(before: groups[g]))
-            }
-        }
-        for (n, g) in firstNeeded.enumerated() {
-            guard case .prepared(let rest) = parts[2 * n], case .settlingFrames(let from) = parts[2 * n + 1] else { continue }
-            rests[g] = rest
-            settlings[g] = settling(before: groups[g], rest: rest, from: from)
-        }
-        var start = 0
-        while start < groups.count {
-            let batchGroups = start..<min(groups.count, start + batch)
-            let ahead = restsNeeded(by: batchGroups.upperBound..<min(groups.count, batchGroups.upperBound + batch))
+        /// Runs `tasks` in parallel; keeps the rests they prepare and writes the frames they encode.
+        func run(_ tasks: [EncodeTask]) throws(CarouselError) {
             let ready = rests, settled = settlings
-            // One task per group: its palette and mapping, then its frames, composed and LZW-encoded.
-            let tasks = ahead.map { EncodeTask.rest($0) } + batchGroups.map { EncodeTask.group($0) }
             let done = tasks.parallelMap { task -> TaskResult in
-                let g: Int
                 switch task {
-                case .rest(let r):
-                    let (rest, settling) = preparedRest(groups[r])
-                    return .rest(rest, settling)
-                case .group(let k):
-                    g = k
+                case .restPalette(let g):
+                    return .restPalette(prepare(groups[g], previous: nil, settling: nil) { plan.picture(frames[$0].source) })
+                case .restSettling(let g):
+                    return .restSettling(settlingFrames(before: groups[g]))
+                case .group(let g):
+                    return .frames(encodeGroup(g, scene: ready[g], settling: targets[g].flatMap { settled[$0] }))
                 }
-                let group = groups[g]
-                // The last picture made is kept: a one-frame group's picture serves both its
-                // palette (overlay pixels) and its GIF frame.
-                var made: (index: Int, image: RGBAImage)?
-                func picture(_ k: Int) -> RGBAImage {
-                    if let made, made.index == k { return made.image }
-                    let image = plan.picture(frames[k].source)
-                    made = (k, image)
-                    return image
-                }
-                let first = group.frames.lowerBound
-                var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
-                let scene = ready[g] ?? prepare(group, previous: previous, settling: targets[g].flatMap { settled[$0] },
-                                                picture: picture)
-                var results: [Result<EncodedFrame, CarouselError>] = []
-                for k in group.frames {
-                    let frame = frames[k]
-                    let exact = picture(k)
-                    let indexed = compose(frame, exact: exact, previous: previous, scene: scene)
-                    previous = exact
-                    results.append(Result { () throws(CarouselError) in
-                        try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay,
-                                             canvasWidth: plan.width, canvasHeight: plan.height)
-                    })
-                }
-                return .frames(results)
             }
+            var settlingFrom: [Int: [Int32]] = [:]
             for (task, result) in zip(tasks, done) {
                 switch (task, result) {
-                case (.rest(let g), .rest(let rest, let settling)):
-                    (rests[g], settlings[g]) = (rest, settling)
+                case (.restPalette(let g), .restPalette(let rest)):
+                    rests[g] = rest
+                case (.restSettling(let g), .restSettling(let from)):
+                    settlingFrom[g] = from
                 case (.group(let g), .frames(let results)):
                     for (k, result) in zip(groups[g].frames, results) {
                         try writer.write(result.get())
@@ -593,6 +533,18 @@ struct SceneEncoder: Sendable {
                     continue
                 }
             }
+            for (g, from) in settlingFrom {
+                guard let rest = rests[g] else { continue }
+                settlings[g] = Settling(rest: rest, restOffset: frames[groups[g].frames.lowerBound].layerX - rest.regionX,
+                                        from: from)
+            }
+        }
+        try run(restTasks(for: 0..<min(groups.count, batch)))
+        var start = 0
+        while start < groups.count {
+            let batchGroups = start..<min(groups.count, start + batch)
+            let ahead = restTasks(for: batchGroups.upperBound..<min(groups.count, batchGroups.upperBound + batch))
+            try run(ahead + batchGroups.map { EncodeTask.group($0) })
             // A rest and its settling map serve only the moves before it, and itself.
             for g in rests.keys where g < batchGroups.upperBound {
                 rests[g] = nil
@@ -602,28 +554,50 @@ struct SceneEncoder: Sendable {
         }
     }
 
-    /// One parallel task of ``encode(to:progress:)``: a rest prepared ahead for the moves
-    /// that settle into it, or a group encoded.
+    /// Group `g`'s frames encoded: its palette and mapping (`scene`, when its rest was
+    /// prepared ahead; `settling`, where its move comes to rest), then each frame composed
+    /// and LZW-encoded.
+    private func encodeGroup(_ g: Int, scene ready: PreparedScene?,
+                             settling: Settling?) -> [Result<EncodedFrame, CarouselError>] {
+        let frames = plan.frames, group = groups[g]
+        // The last picture made is kept: a one-frame group's picture serves both its
+        // palette (overlay pixels) and its GIF frame.
+        var made: (index: Int, image: RGBAImage)?
+        func picture(_ k: Int) -> RGBAImage {
+            if let made, made.index == k { return made.image }
+            let image = plan.picture(frames[k].source)
+            made = (k, image)
+            return image
+        }
+        let first = group.frames.lowerBound
+        var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
+        let scene = ready ?? prepare(group, previous: previous, settling: settling, picture: picture)
+        var results: [Result<EncodedFrame, CarouselError>] = []
+        for k in group.frames {
+            let frame = frames[k]
+            let exact = picture(k)
+            let indexed = compose(frame, exact: exact, previous: previous, scene: scene)
+            previous = exact
+            results.append(Result { () throws(CarouselError) in
+                try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay,
+                                     canvasWidth: plan.width, canvasHeight: plan.height)
+            })
+        }
+        return results
+    }
+
+    /// One parallel task of ``encode(to:progress:)``: half of a rest prepared ahead for the
+    /// moves that settle into it (its palette and mapping, or its settling map), or a group
+    /// encoded.
     private enum EncodeTask: Sendable {
-        case rest(Int)
+        case restPalette(Int)
+        case restSettling(Int)
         case group(Int)
     }
 
-    /// A half of a rest prepared before the first batch (``encode(to:progress:)``): its
-    /// palette and mapping, or its settling map.
-    private enum RestPart: Sendable {
-        case prepared(PreparedScene)
-        case settlingFrames([Int32])
-
-        /// The task that makes a half, for the rest group of that index.
-        enum Task: Sendable {
-            case prepare(Int)
-            case settlingFrames(Int)
-        }
-    }
-
     private enum TaskResult: Sendable {
-        case rest(PreparedScene, Settling)
+        case restPalette(PreparedScene)
+        case restSettling([Int32])
         case frames([Result<EncodedFrame, CarouselError>])
     }
 

@@ -87,6 +87,21 @@ public struct Quantizer: Sendable {
         }
     }
 
+    /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:only:undithered:)`` of the top
+    /// `height` rows of `columns` of `image`, a window of a larger picture (a moving frame's
+    /// region of the layer): read where it lies when dithering in order, cut out otherwise.
+    /// `only`, `undithered` and the result are by pixel of the window.
+    static func map(_ image: RGBAImage, columns: Range<Int>, height: Int, mapper: ColorMapper, dither: Dither,
+                    transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
+        guard dither == .ordered else {
+            return map(image.cropped(x: columns.lowerBound, width: columns.count, height: height), mapper: mapper,
+                       dither: dither, transparentIndex: transparentIndex, originX: originX, only: only,
+                       undithered: undithered)
+        }
+        return mapOrdered(image, columns: columns, height: height, mapper: mapper, transparentIndex: transparentIndex,
+                          originX: originX, only: only, undithered: undithered)
+    }
+
     /// Nearest-colour mapping. With `runSlack` > 0, a pixel repeats its left neighbour's
     /// index when that costs at most `runSlack` more squared error than the nearest
     /// entry: longer runs for LZW at a small, bounded cost in fidelity.
@@ -142,8 +157,8 @@ public struct Quantizer: Sendable {
     /// The pixels mapped are the top `height` rows of `columns` of `image` (a window of a
     /// larger picture, read in place); `only` and `undithered` are by pixel of that window,
     /// and so is the result.
-    static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
-                           transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
+    private static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
+                                   transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
         precondition(columns.lowerBound >= 0 && columns.upperBound <= image.width && h >= 0 && h <= image.height,
                      "Quantizer.mapOrdered: the window is outside the image")
         let w = columns.count, stride = image.width, left = columns.lowerBound
