@@ -19,7 +19,7 @@ enum GIFLZW {
     /// Compresses `indices` as ``compress(_:minimumCodeSize:)`` does, handing each sub-block
     /// (its length byte first) to `block`, in order.
     ///
-    /// The codes are packed into a buffer of the frame's size (at most 12 bits a pixel):
+    /// The codes are packed into a buffer sized for the frame (at most 12 bits a pixel):
     /// each code is or-ed into a 64-bit word that is stored whole, and the position moves on
     /// by the bytes it completed, without a branch per byte. Against a byte at a time, cut
     /// into sub-blocks as they filled, this took the compression of the benchmark GIFs'
@@ -33,10 +33,11 @@ enum GIFLZW {
         // 20-bit key above the 12-bit code.
         let slots = UnsafeMutablePointer<UInt32>.allocate(capacity: 8192)
         slots.initialize(repeating: .max, count: 8192)
-        // Every pixel emits at most one code of at most 12 bits, and clear codes come every
-        // 4093 codes at most: 1.5 bytes a pixel and a few more, and 8 bytes of room for the
-        // word stored past the last.
-        let capacity = indices.count * 2 + 16
+        // Every pixel emits at most one code of at most 12 bits, a clear code comes after at
+        // least 3,837 others (4,095 less the 258 that 8-bit pixels start with), and an end
+        // code closes: 1.5 bytes a pixel, a few more, and 8 bytes of room for the word stored
+        // past the last.
+        let capacity = indices.count + indices.count / 2 + indices.count / 1024 + 16
         let packed = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
         defer {
             slots.deallocate()
