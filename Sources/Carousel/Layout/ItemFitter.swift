@@ -3,7 +3,8 @@
 /// Scaling is separable and filters in premultiplied alpha: a tent filter whose
 /// width follows the scale factor, so downscaling averages every source pixel
 /// (no aliasing) and upscaling is bilinear. An image already of the item's size
-/// is copied exactly.
+/// is copied exactly, and so is the part a fill or stretch shows at scale 1 from a
+/// whole pixel (an image as tall as the item and wider, say: a crop).
 public enum ItemFitter {
     /// `image` fitted into `width x height` by `mode`, composited over `background`.
     public static func fit(_ image: RGBAImage, width: Int, height: Int, mode: FitMode,
@@ -33,10 +34,12 @@ public enum ItemFitter {
     /// Resamples the rectangle `source` (x, y, width, height in source pixels) of `image` to `width x height`.
     static func resample(_ image: RGBAImage, source: (x: Double, y: Double, w: Double, h: Double),
                          width: Int, height: Int) -> RGBAImage {
-        if source.x == 0, source.y == 0, Int(source.w) == width, Int(source.h) == height,
-           source.w == Double(width), source.h == Double(height) {
+        // At scale 1 from a whole pixel the filter takes each source pixel alone: a crop, exact.
+        if source.w == Double(width), source.h == Double(height), source.x == source.x.rounded(),
+           source.y == source.y.rounded(), source.x >= 0, source.y >= 0,
+           Int(source.x) + width <= image.width, Int(source.y) + height <= image.height {
             return image.width == width && image.height == height
-                ? image : image.cropped(x: 0, y: 0, width: width, height: height)
+                ? image : image.cropped(x: Int(source.x), y: Int(source.y), width: width, height: height)
         }
         let columns = weights(from: source.x, length: source.w, to: width, limit: image.width)
         let rows = weights(from: source.y, length: source.h, to: height, limit: image.height)

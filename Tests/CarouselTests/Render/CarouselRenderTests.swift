@@ -241,6 +241,27 @@ struct CarouselRenderTests {
         #expect(over[1, 1] == RGBA(r: 0, g: 0, b: 255) && over[0, 0] == RGBA(r: 255, g: 0, b: 0))
     }
 
+    /// An image as tall as the item and wider fills it at scale 1: the centre crop, every pixel
+    /// exact (translucent ones composited over the background as they are, not filtered).
+    @Test func fillAtScaleOneIsAnExactCrop() throws {
+        var image = RGBAImage(width: 31, height: 9)
+        for y in 0..<9 {
+            for x in 0..<31 {
+                image[x, y] = RGBA(r: UInt8(x * 8), g: UInt8((x * y * 37) % 256), b: UInt8(y * 28),
+                                   a: UInt8((x * 53 + y * 97) % 256))
+            }
+        }
+        let background = RGBA(r: 10, g: 20, b: 30)
+        let fill = ItemFitter.fit(image, width: 21, height: 9, mode: .fill, background: background)
+        #expect(fill == image.cropped(x: 5, width: 21, height: 9).composited(over: background))
+        let tall = ItemFitter.fit(image, width: 31, height: 5, mode: .fill, background: background)
+        #expect(tall == image.cropped(x: 0, y: 2, width: 31, height: 5).composited(over: background))
+        // Half a pixel off: filtered, not a crop of either neighbour.
+        let half = ItemFitter.fit(image, width: 20, height: 9, mode: .fill, background: background)
+        #expect(half != image.cropped(x: 5, width: 20, height: 9).composited(over: background))
+        #expect(half != image.cropped(x: 6, width: 20, height: 9).composited(over: background))
+    }
+
     /// Items with thousands of colours, so every scene's palette is lossy.
     static func busyItems(_ n: Int, width: Int = 64, height: Int = 32) -> [RGBAImage] {
         (0..<n).map { k in
