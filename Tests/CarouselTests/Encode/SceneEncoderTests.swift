@@ -1,3 +1,4 @@
+import Foundation
 @testable import Carousel
 import Testing
 
@@ -60,5 +61,77 @@ import Testing
             .allSatisfy { $0.frames.count == 1 })
         let compact = SceneEncoder(plan: busy, colors: 256, dither: .none).groups.filter(\.isMoving)
         #expect(compact.map(\.frames) == busy.scenes.filter(\.isMoving).map(\.frames))
+    }
+}
+
+@Suite struct EncodeScheduleTests {
+    /// A plan with rests prepared ahead: textured items, so moves settle into dithered rests.
+    static func busyPlan() throws -> FramePlan {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.duration = 0.6
+        options.size = PixelSize(width: 80, height: 32)
+        options.itemWidth = 64
+        options.spacing = 6
+        return try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
+    }
+
+    static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
+        let writer = try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
+        try SceneEncoder(plan: plan, colors: 256, dither: .ordered).encode(to: writer, progress: { _, _ in }, cores: cores)
+        try writer.close()
+    }
+
+    /// Every group once, in order, and each prepared rest's two tasks before every group
+    /// that needs them.
+    @Test func restsComeBeforeTheGroupsThatNeedThem() throws {
+        let encoder = SceneEncoder(plan: try Self.busyPlan(), colors: 256, dither: .ordered)
+        let targets = encoder.settlingTargets(encoder.groups)
+        #expect(!targets.isEmpty, "moves settle into rests")
+        for lead in [0, 1, 4, 100] {
+            let tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, lead: lead)
+            #expect(tasks.compactMap { if case .group(let g) = $0 { g } else { nil } } == Array(encoder.groups.indices))
+            for (g, rest) in targets {
+                let needed = try #require(tasks.firstIndex(of: .group(g)))
+                let palette = try #require(tasks.firstIndex(of: .restPalette(rest)))
+                let settling = try #require(tasks.firstIndex(of: .restSettling(rest)))
+                #expect(palette < needed && settling < needed, "lead \(lead): rest \(rest) before group \(g)")
+                #expect(tasks.filter { $0 == .restPalette(rest) }.count == 1)
+            }
+        }
+    }
+
+    /// The bytes do not depend on how many workers share the tasks, nor on their timing.
+    @Test func sameBytesOnAnyNumberOfCores() throws {
+        let plan = try Self.busyPlan()
+        var gifs: [Data] = []
+        for cores in [1, 2, 3, 7] {
+            let sink = MemorySink()
+            try Self.gif(plan, cores: cores, sink: sink)
+            gifs.append(sink.data)
+        }
+        #expect(gifs[0].count > 1000)
+        #expect(gifs.allSatisfy { $0 == gifs[0] })
+    }
+
+    /// A sink that fails partway stops the workers, and the encode throws its error.
+    @Test func aSinkThatFailsPartwayEndsTheEncode() throws {
+        final class FullDisk: ByteSink {
+            var budget: Int
+            init(budget: Int) { self.budget = budget }
+            func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+                budget -= bytes.count
+                if budget < 0 { throw .output("full.gif", "No space left on device") }
+            }
+        }
+        let plan = try Self.busyPlan()
+        let whole = MemorySink()
+        try Self.gif(plan, cores: 2, sink: whole)
+        for cores in [1, 2, 7] {
+            #expect(throws: CarouselError.output("full.gif", "No space left on device")) {
+                try Self.gif(plan, cores: cores, sink: FullDisk(budget: whole.data.count / 2))
+            }
+        }
     }
 }

@@ -21,7 +21,8 @@ import Foundation
 ///    a rest's pixels count more the longer they stay after it (``restCounts(_:)``).
 ///    With ordered dithering, pixels at edges and in texture take their nearest entry
 ///    (``DitherMask``, made once for the layer, so it travels with the content too).
-///    Groups are prepared in parallel, in batches, with deterministic output.
+///    Groups are prepared in parallel, a task each (``EncodeSchedule``), with deterministic
+///    output.
 /// 4. **Frames.** Each GIF frame covers only the rectangle that changed since the
 ///    previous frame, and inside it every pixel whose exact colour did not change is
 ///    transparent: unchanged pixels keep exactly what the viewer already shows (no
@@ -483,81 +484,10 @@ struct SceneEncoder: Sendable {
     /// photos score 87.74 and 79.19 from 8 up, against 87.80 and 79.25 with every pixel once.
     static let restStaysLimit = 8
 
-    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total).
-    ///
-    /// Palette groups are handled a batch at a time, one parallel task per group (its
-    /// palette, its mapping, then its frames composed and LZW-encoded), and the frames are
-    /// written in order. The rests a batch's moves settle into are prepared beside the
-    /// batch before it (the first batch's before it), each as two tasks: its palette and
-    /// mapping, and its settling map, which does not depend on them (there are often
-    /// fewer rests than cores). Output does not depend on scheduling.
-    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void) throws(CarouselError) {
-        let frames = plan.frames
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let batch = max(4, 8 * cores)
-        let groups = self.groups
-        let targets = settlingTargets(groups)
-        var rests: [Int: PreparedScene] = [:]
-        var settlings: [Int: Settling] = [:]
-        /// The two tasks of each rest the groups of `range` settle into and that is not prepared yet.
-        func restTasks(for range: Range<Int>) -> [EncodeTask] {
-            Set(range.compactMap { targets[$0] }).filter { rests[$0] == nil }.sorted()
-                .flatMap { [EncodeTask.restPalette($0), .restSettling($0)] }
-        }
-        /// Runs `tasks` in parallel; keeps the rests they prepare and writes the frames they encode.
-        func run(_ tasks: [EncodeTask]) throws(CarouselError) {
-            let ready = rests, settled = settlings
-            let done = tasks.parallelMap { task -> TaskResult in
-                switch task {
-                case .restPalette(let g):
-                    return .restPalette(prepare(groups[g], previous: nil, settling: nil) { plan.picture(frames[$0].source) })
-                case .restSettling(let g):
-                    return .restSettling(settlingFrames(before: groups[g]))
-                case .group(let g):
-                    return .frames(encodeGroup(g, scene: ready[g], settling: targets[g].flatMap { settled[$0] }))
-                }
-            }
-            var settlingFrom: [Int: [Int32]] = [:]
-            for (task, result) in zip(tasks, done) {
-                switch (task, result) {
-                case (.restPalette(let g), .restPalette(let rest)):
-                    rests[g] = rest
-                case (.restSettling(let g), .restSettling(let from)):
-                    settlingFrom[g] = from
-                case (.group(let g), .frames(let results)):
-                    for (k, result) in zip(groups[g].frames, results) {
-                        try writer.write(result.get())
-                        progress(plan.framesDone(through: k), plan.timelineFrames)
-                    }
-                default:
-                    continue
-                }
-            }
-            for (g, from) in settlingFrom {
-                guard let rest = rests[g] else { continue }
-                settlings[g] = Settling(rest: rest, restOffset: frames[groups[g].frames.lowerBound].layerX - rest.regionX,
-                                        from: from)
-            }
-        }
-        try run(restTasks(for: 0..<min(groups.count, batch)))
-        var start = 0
-        while start < groups.count {
-            let batchGroups = start..<min(groups.count, start + batch)
-            let ahead = restTasks(for: batchGroups.upperBound..<min(groups.count, batchGroups.upperBound + batch))
-            try run(ahead + batchGroups.map { EncodeTask.group($0) })
-            // A rest and its settling map serve only the moves before it, and itself.
-            for g in rests.keys where g < batchGroups.upperBound {
-                rests[g] = nil
-                settlings[g] = nil
-            }
-            start += batch
-        }
-    }
-
     /// Group `g`'s frames encoded: its palette and mapping (`scene`, when its rest was
     /// prepared ahead; `settling`, where its move comes to rest), then each frame composed
     /// and LZW-encoded.
-    private func encodeGroup(_ g: Int, scene ready: PreparedScene?,
+    func encodeGroup(_ g: Int, scene ready: PreparedScene?,
                              settling: Settling?) -> [Result<EncodedFrame, CarouselError>] {
         let frames = plan.frames, group = groups[g]
         // The last picture made is kept: a one-frame group's picture serves both its
@@ -584,21 +514,6 @@ struct SceneEncoder: Sendable {
             })
         }
         return results
-    }
-
-    /// One parallel task of ``encode(to:progress:)``: half of a rest prepared ahead for the
-    /// moves that settle into it (its palette and mapping, or its settling map), or a group
-    /// encoded.
-    private enum EncodeTask: Sendable {
-        case restPalette(Int)
-        case restSettling(Int)
-        case group(Int)
-    }
-
-    private enum TaskResult: Sendable {
-        case restPalette(PreparedScene)
-        case restSettling([Int32])
-        case frames([Result<EncodedFrame, CarouselError>])
     }
 
     /// How much of both frames' views, in percent, must be edges and texture (the

@@ -1,0 +1,180 @@
+import Dispatch
+import Foundation
+
+extension SceneEncoder {
+    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total);
+    /// `cores` workers (one per core by default).
+    ///
+    /// One worker per core takes the tasks of ``EncodeSchedule`` in order: each palette
+    /// group is one task (its palette, its mapping, then its frames composed and
+    /// LZW-encoded), and each rest that moves settle into is prepared ahead as two tasks,
+    /// its palette and mapping and its settling map (which does not depend on them), placed
+    /// a few groups before the first move that needs it. This thread writes the groups'
+    /// frames in order as they come. There is no barrier between batches: a core that
+    /// finishes a task takes the next, up to ``EncodeSchedule/window`` groups past the last
+    /// one written, so memory stays flat in the frame count. Every task's result depends on
+    /// its inputs alone, so the output does not depend on scheduling.
+    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void,
+                cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CarouselError) {
+        let cores = max(1, cores)
+        let schedule = EncodeSchedule(encoder: self, cores: cores)
+        let workers = DispatchGroup()
+        for _ in 0..<cores {
+            DispatchQueue.global().async(group: workers) { schedule.work() }
+        }
+        for (g, group) in groups.enumerated() {
+            let results = schedule.results(of: g)
+            do {
+                for (k, result) in zip(group.frames, results) {
+                    try writer.write(result.get())
+                    progress(plan.framesDone(through: k), plan.timelineFrames)
+                }
+            } catch {
+                schedule.cancel()
+                workers.wait()
+                throw error
+            }
+            schedule.written(g)
+        }
+        workers.wait()
+    }
+}
+
+/// The tasks of ``SceneEncoder/encode(to:progress:)`` in the order workers take them, and
+/// what they hand each other: the rests prepared ahead, and the groups' encoded frames
+/// until they are written.
+///
+/// `@unchecked Sendable` is safe here: every stored property that changes is read and
+/// written only while holding `condition`'s lock, and the encoder and the task list are
+/// immutable `Sendable` values.
+final class EncodeSchedule: @unchecked Sendable {
+    /// One task: half of a rest prepared ahead for the moves that settle into it (its
+    /// palette and mapping, or its settling map), or a group encoded.
+    enum Task: Equatable, Sendable {
+        case restPalette(Int)
+        case restSettling(Int)
+        case group(Int)
+    }
+
+    /// How many groups past the last one written a worker may start: the encoded frames
+    /// waiting to be written are at most this many groups' (8 per core, at least 4).
+    let window: Int
+    let tasks: [Task]
+    private let encoder: SceneEncoder
+    /// For each moving group whose move a rest follows, that rest's group (dithered encodings).
+    private let targets: [Int: Int]
+    /// The rest groups prepared ahead.
+    private let prepared: Set<Int>
+    private let condition = NSCondition()
+    private var next = 0
+    private var writtenGroups = 0
+    private var cancelled = false
+    private var rests: [Int: SceneEncoder.PreparedScene] = [:]
+    private var settlingFrom: [Int: [Int32]] = [:]
+    private var results: [Int: [Result<EncodedFrame, CarouselError>]] = [:]
+
+    init(encoder: SceneEncoder, cores: Int) {
+        self.encoder = encoder
+        window = max(4, 8 * cores)
+        targets = encoder.settlingTargets(encoder.groups)
+        prepared = Set(targets.values)
+        tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, lead: 2 * cores)
+    }
+
+    /// Every group in order, with each prepared rest's two tasks `lead` groups before the
+    /// first move that settles into it (or first of all): by the time a worker reaches that
+    /// move, the rest is usually ready, and the other workers had groups to take meanwhile.
+    static func order(groups: Int, targets: [Int: Int], lead: Int) -> [Task] {
+        var firstNeed: [Int: Int] = [:]
+        for (g, rest) in targets { firstNeed[rest] = min(firstNeed[rest] ?? g, g) }
+        var restsBefore: [Int: [Int]] = [:]
+        for (rest, g) in firstNeed { restsBefore[max(0, g - lead), default: []].append(rest) }
+        var tasks: [Task] = []
+        for g in 0..<groups {
+            for rest in (restsBefore[g] ?? []).sorted() { tasks += [.restPalette(rest), .restSettling(rest)] }
+            tasks.append(.group(g))
+        }
+        return tasks
+    }
+
+    /// A worker: takes the tasks in order until none is left or the run is cancelled.
+    func work() {
+        while let (task, ready, settling) = claim() {
+            switch task {
+            case .restPalette(let g):
+                let rest = encoder.prepare(encoder.groups[g], previous: nil, settling: nil) {
+                    self.encoder.plan.picture(self.encoder.plan.frames[$0].source)
+                }
+                finish { rests[g] = rest }
+            case .restSettling(let g):
+                let from = encoder.settlingFrames(before: encoder.groups[g])
+                finish { settlingFrom[g] = from }
+            case .group(let g):
+                let frames = encoder.encodeGroup(g, scene: ready, settling: settling)
+                finish { results[g] = frames }
+            }
+        }
+    }
+
+    /// The next task, once it may start, with its group's prepared rest and where its move
+    /// settles; nil when the tasks are done or the run is cancelled. Every task a claimed
+    /// task waits for comes before it and is claimed already, so the wait ends.
+    private func claim() -> (Task, SceneEncoder.PreparedScene?, SceneEncoder.Settling?)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled, next < tasks.count, case .group(let g) = tasks[next], g >= writtenGroups + window {
+            condition.wait()
+        }
+        guard !cancelled, next < tasks.count else { return nil }
+        let task = tasks[next]
+        next += 1
+        guard case .group(let g) = task else { return (task, nil, nil) }
+        while !cancelled, !isReady(g) { condition.wait() }
+        guard !cancelled else { return nil }
+        let settling = targets[g].map { rest in
+            SceneEncoder.Settling(rest: rests[rest]!,
+                                  restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX
+                                      - rests[rest]!.regionX,
+                                  from: settlingFrom[rest]!)
+        }
+        return (task, rests[g], settling)
+    }
+
+    /// Whether what group `g` needs is ready: its own rest when prepared ahead, and the rest
+    /// its move settles into (palette and settling map). Called holding the lock.
+    private func isReady(_ g: Int) -> Bool {
+        if prepared.contains(g) && rests[g] == nil { return false }
+        if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
+        return true
+    }
+
+    private func finish(_ store: () -> Void) {
+        condition.lock()
+        store()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Group `g`'s encoded frames, once a worker has made them.
+    func results(of g: Int) -> [Result<EncodedFrame, CarouselError>] {
+        condition.lock()
+        defer { condition.unlock() }
+        while results[g] == nil { condition.wait() }
+        return results.removeValue(forKey: g) ?? []
+    }
+
+    /// Group `g` is written: the groups up to it are done, and a rest serves only the moves
+    /// before it and itself.
+    func written(_ g: Int) {
+        finish {
+            writtenGroups = g + 1
+            rests[g] = nil
+            settlingFrom[g] = nil
+        }
+    }
+
+    /// No task is taken from now on (writing failed).
+    func cancel() {
+        finish { cancelled = true }
+    }
+}
