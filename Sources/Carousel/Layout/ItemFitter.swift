@@ -11,24 +11,24 @@ public enum ItemFitter {
                            background: RGBA) -> RGBAImage {
         let iw = Double(image.width), ih = Double(image.height)
         let w = Double(width), h = Double(height)
-        var item = RGBAImage(width: width, height: height, fill: background)
+        // Stretch and fill cover the whole item; fit letterboxes it over the background.
         switch mode {
         case .stretch:
-            item.paste(resample(image, source: (0, 0, iw, ih), width: width, height: height)
-                .composited(over: background), x: 0, y: 0)
+            return resample(image, source: (0, 0, iw, ih), width: width, height: height).composited(over: background)
         case .fill:
             let scale = max(w / iw, h / ih)
             let sw = w / scale, sh = h / scale
-            item.paste(resample(image, source: ((iw - sw) / 2, (ih - sh) / 2, sw, sh), width: width, height: height)
-                .composited(over: background), x: 0, y: 0)
+            return resample(image, source: ((iw - sw) / 2, (ih - sh) / 2, sw, sh), width: width, height: height)
+                .composited(over: background)
         case .fit:
             let scale = min(w / iw, h / ih)
             let dw = max(1, min(width, Int((iw * scale).rounded())))
             let dh = max(1, min(height, Int((ih * scale).rounded())))
             let scaled = resample(image, source: (0, 0, iw, ih), width: dw, height: dh)
+            var item = RGBAImage(width: width, height: height, fill: background)
             item.paste(scaled.composited(over: background), x: (width - dw) / 2, y: (height - dh) / 2)
+            return item
         }
-        return item
     }
 
     /// Resamples the rectangle `source` (x, y, width, height in source pixels) of `image` to `width x height`.

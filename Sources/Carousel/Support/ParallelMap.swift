@@ -37,3 +37,33 @@ private final class ResultSlots<T: Sendable>: @unchecked Sendable {
         return items.compactMap { $0 }
     }
 }
+
+extension Array where Element == UInt8 {
+    /// `rows` rows of `rowBytes` bytes each, written on all cores a band of rows at a time:
+    /// `write` gets a band's rows and the start of row 0, and must write every byte of those
+    /// rows, and only those.
+    static func parallelRows(_ rows: Int, rowBytes: Int,
+                             write: @Sendable (Range<Int>, UnsafeMutableRawPointer) -> Void) -> [UInt8] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // A few bands a core, so a core slowed by another process does not hold the rest up.
+        let bandRows = Swift.max(1, (rows + 4 * cores - 1) / (4 * cores))
+        let bands = (rows + bandRows - 1) / bandRows
+        return [UInt8](unsafeUninitializedCapacity: rows * rowBytes) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                let start = RowsStart(pointer: UnsafeMutableRawPointer(base))
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    write(band * bandRows..<Swift.min(rows, (band + 1) * bandRows), start.pointer)
+                }
+            }
+            initialized = rows * rowBytes
+        }
+    }
+}
+
+/// The start of a buffer whose disjoint bands of rows parallel tasks write.
+///
+/// `@unchecked Sendable` is safe here: each task writes only its own rows, and the buffer
+/// outlives the tasks (``Array/parallelRows(_:rowBytes:write:)`` waits for them).
+private struct RowsStart: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer
+}

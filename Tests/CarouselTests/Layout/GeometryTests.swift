@@ -117,3 +117,30 @@ struct GeometryTests {
         #expect(checked > 20)
     }
 }
+
+@Suite struct PaddedStripTests {
+    /// Every strip column is the periodic strip's: item `j mod N` at `(j + leftClones) * pitch`,
+    /// its gap the background, for each clone policy and alignment, on a strip of many row bands.
+    @Test func everyColumnIsThePeriodicStrips() throws {
+        let background = RGBA(r: 1, g: 2, b: 3)
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 7, height: 41)
+            for y in 0..<41 {
+                for x in 0..<7 { item[x, y] = RGBA(r: UInt8(k * 50 + x), g: UInt8(y), b: UInt8(200 + k)) }
+            }
+            return item
+        }
+        for (alignment, clones) in [(Alignment.center, ClonePolicy.auto), (.start, .auto), (.center, .set), (.start, .count(5))] {
+            let g = try Geometry(count: 3, width: 12, height: 41, itemWidth: 7, spacing: 2, alignment: alignment, clones: clones)
+            let strip = PaddedStrip.build(items: items, geometry: g, background: background)
+            #expect(strip.width == g.stripWidth && strip.height == 41)
+            for x in 0..<strip.width {
+                let j = x / g.pitch - g.leftClones, inItem = x % g.pitch
+                for y in 0..<41 {
+                    let expected = inItem < 7 && j < 3 + g.rightClones ? items[((j % 3) + 3) % 3][inItem, y] : background
+                    #expect(strip[x, y] == expected, "\(alignment) \(clones): (\(x), \(y))")
+                }
+            }
+        }
+    }
+}
