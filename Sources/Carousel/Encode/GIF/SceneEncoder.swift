@@ -136,11 +136,14 @@ struct SceneEncoder: Sendable {
                     let later = Int32(j + 1), earlier = Int32(j)
                     var moved = 0
                     for y in 0..<h {
-                        let row = y * layerWidth, out = y * w
+                        // Through pointers, without overflow checks on the indices, so the loop vectorizes.
+                        let settles = from.baseAddress! + y * w
+                        let shown = layer.baseAddress! + (y * layerWidth + a), next = layer.baseAddress! + (y * layerWidth + b)
                         for x in 0..<w {
-                            let same = from[out + x] == later && layer[row + a + x] == layer[row + b + x]
-                            from[out + x] = same ? earlier : from[out + x]
-                            moved &+= same ? 1 : 0
+                            // Both comparisons made, with no branch between them.
+                            let same = (settles[x] == later ? 1 : 0) & (shown[x] == next[x] ? 1 : 0)
+                            settles[x] = same != 0 ? earlier : settles[x]
+                            moved &+= same
                         }
                     }
                     if moved == 0 { break }
@@ -271,13 +274,15 @@ struct SceneEncoder: Sendable {
                                                         // The row's changed pixels, 1 or 0, without branches: those whose
                                                         // colour changed, less those that settle here (the settling map
                                                         // covers the layer rows).
+                                                        // Through pointers, without overflow checks, so the loops vectorize.
+                                                        let now = current.baseAddress! + row, then = before.baseAddress! + row
                                                         if y < layerHeight && !from.isEmpty {
+                                                            let settles = from.baseAddress! + row
                                                             for x in 0..<w {
-                                                                changed[x] = (current[row + x] != before[row + x] ? 1 : 0)
-                                                                    & (from[row + x] != target ? 1 : 0)
+                                                                changed[x] = (now[x] != then[x] ? 1 : 0) & (settles[x] != target ? 1 : 0)
                                                             }
                                                         } else {
-                                                            for x in 0..<w { changed[x] = current[row + x] != before[row + x] ? 1 : 0 }
+                                                            for x in 0..<w { changed[x] = now[x] != then[x] ? 1 : 0 }
                                                         }
                                                         if y < layerHeight {
                                                             // The group's first frame is the first to flag its pixels.
@@ -607,13 +612,18 @@ struct SceneEncoder: Sendable {
                             let regionRow = y * scene.regionWidth + offset
                             if spans.isEmpty && y < layerHeight {
                                 // No overlay on this row: each pixel the region's index, or transparent where
-                                // it did not change (a select, without branches).
+                                // it did not change (a select, without branches; through pointers, with no
+                                // overflow checks on the indices, so the loop vectorizes).
+                                let to = out.baseAddress! + (outRow + left), from = region.baseAddress! + (regionRow + left)
                                 if hasPrevious {
-                                    for x in left..<(left + w) {
-                                        out[outRow + x] = current[row + x] == before[row + x] ? transparent : region[regionRow + x]
+                                    let now = current.baseAddress! + (row + left), then = before.baseAddress! + (row + left)
+                                    for x in 0..<w {
+                                        // Both sides read, then blended by a mask: no load depends on the comparison.
+                                        let index = from[x], same: UInt8 = now[x] == then[x] ? 0xFF : 0
+                                        to[x] = (index & ~same) | (transparent & same)
                                     }
                                 } else {
-                                    for x in left..<(left + w) { out[outRow + x] = region[regionRow + x] }
+                                    to.update(from: from, count: w)
                                 }
                                 continue
                             }
