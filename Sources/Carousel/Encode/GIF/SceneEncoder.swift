@@ -134,14 +134,14 @@ struct SceneEncoder: Sendable {
                 for j in stride(from: restFrame - 1, through: move.lowerBound, by: -1) {
                     let a = frames[j].layerX, b = frames[j + 1].layerX
                     let later = Int32(j + 1), earlier = Int32(j)
-                    var moved = 0
+                    var moved: Int32 = 0
                     for y in 0..<h {
                         // Through pointers, without overflow checks on the indices, so the loop vectorizes.
                         let settles = from.baseAddress! + y * w
                         let shown = layer.baseAddress! + (y * layerWidth + a), next = layer.baseAddress! + (y * layerWidth + b)
                         for x in 0..<w {
                             // Both comparisons made, with no branch between them.
-                            let same = (settles[x] == later ? 1 : 0) & (shown[x] == next[x] ? 1 : 0)
+                            let same: Int32 = (settles[x] == later ? 1 : 0) & (shown[x] == next[x] ? 1 : 0)
                             settles[x] = same != 0 ? earlier : settles[x]
                             moved &+= same
                         }
@@ -433,11 +433,14 @@ struct SceneEncoder: Sendable {
         let restX = frames[group.frames.upperBound - 1].layerX
         var counts = [UInt8](repeating: 1, count: w * h)
         let ahead = FramesAhead(frames, after: group.frames.upperBound, limit: SceneEncoder.restStaysLimit)
+        let alive = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w))
+        defer { alive.deallocate() }
         plan.layer.pixels.withUnsafeBytes { raw in
-            let layer = raw.bindMemory(to: UInt32.self)
-            for y in 0..<h {
-                for x in 0..<w {
-                    counts[y * w + x] = UInt8(ahead.framesKept(layer, row: y * layerWidth + x, shownAt: restX))
+            counts.withUnsafeMutableBufferPointer { counts in
+                let layer = raw.bindMemory(to: UInt32.self)
+                for y in 0..<h {
+                    ahead.framesKept(layer, row: y * layerWidth, width: w, shownAt: restX,
+                                     into: counts.baseAddress! + y * w, alive: alive)
                 }
             }
         }
@@ -477,6 +480,33 @@ struct SceneEncoder: Sendable {
                 j += 1
             }
             return min(n, limit)
+        }
+
+        /// ``framesKept(_:row:shownAt:)`` for the `width` screen columns of one layer row
+        /// (`row` is the row's start), written to `counts`: the frames ahead are compared a
+        /// row at a time, with a flag per column for whether it still shows its colour, in
+        /// loops without branches that vectorize. `alive` has room for `width` flags.
+        func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, width: Int, shownAt layerX: Int,
+                        into counts: UnsafeMutablePointer<UInt8>, alive: UnsafeMutablePointer<UInt8>) {
+            // Counts stay at most the limit, clamped at every step (the sums only grow, so
+            // clamping as they go gives what clamping at the end would).
+            precondition((1...127).contains(limit), "FramesAhead: a limit of 1 to 127 keeps two counts' sum in a byte")
+            let most = UInt8(limit), shown = layer.baseAddress! + (row + layerX)
+            for x in 0..<width {
+                counts[x] = 1
+                alive[x] = 1
+            }
+            for j in 0..<self.layerX.count {
+                let next = layer.baseAddress! + (row + self.layerX[j]), span = UInt8(min(spans[j], Int(most)))
+                var any: UInt8 = 0
+                for x in 0..<width {
+                    let still = alive[x] & (next[x] == shown[x] ? 1 : 0)
+                    alive[x] = still
+                    counts[x] = min(counts[x] &+ still &* span, most)
+                    any |= still
+                }
+                if any == 0 { break }
+            }
         }
     }
 
