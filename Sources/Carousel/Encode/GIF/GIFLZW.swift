@@ -48,17 +48,19 @@ enum GIFLZW {
         var next = end + 1, bits = minimumCodeSize + 1, limit = 1 << bits
         // The bits not yet complete bytes (fewer than 8) sit at the bottom of `accumulator`.
         var accumulator: UInt64 = 0, pending = 0, position = 0
+        // Shifts by amounts known to be below 64 (`pending` < 8, at most 19 bits pending after a
+        // code), masking shifts: no check for an amount past the width.
         @inline(__always) func emit(_ code: Int) {
-            accumulator |= UInt64(truncatingIfNeeded: code) << UInt64(pending)
+            accumulator |= UInt64(truncatingIfNeeded: code) &<< UInt64(truncatingIfNeeded: pending)
             pending &+= bits
             packed.storeBytes(of: accumulator.littleEndian, toByteOffset: position, as: UInt64.self)
-            let complete = pending >> 3
+            let complete = pending &>> 3
             position &+= complete
-            accumulator >>= UInt64(complete << 3)
+            accumulator &>>= UInt64(truncatingIfNeeded: complete &<< 3)
             pending &= 7
             if next >= limit && code <= 4095 {
                 bits &+= 1
-                limit = 1 << bits
+                limit = 1 &<< bits
             }
         }
         emit(clear)

@@ -231,7 +231,7 @@ public struct Quantizer: Sendable {
                             }
                             let candidates = cacheMixes[s]
                             let shift = ((x & 1) == 0) == evenFirst ? even : odd
-                            out[i] = UInt8(truncatingIfNeeded: candidates >> shift)
+                            out[i] = UInt8(truncatingIfNeeded: candidates &>> shift)
                         }
                     }
                 } } }
