@@ -207,13 +207,19 @@ struct SceneEncoder: Sendable {
         var settled: [(region: Int, restIndex: UInt8)] = []
         if let settling {
             let rest = settling.rest
-            for (n, k) in group.enumerated() {
-                let target = Int32(k), offset = xs[n] - regionX
-                for y in 0..<layerHeight {
-                    let row = y * w, restRow = y * rest.regionWidth + settling.restOffset
-                    let regionRow = y * regionWidth + offset
-                    for x in 0..<w where settling.from[row + x] == target {
-                        settled.append((regionRow + x, rest.indices[restRow + x]))
+            settling.from.withUnsafeBufferPointer { from in
+                rest.indices.withUnsafeBufferPointer { restIndices in
+                    for (n, k) in group.enumerated() {
+                        let target = Int32(k), offset = xs[n] - regionX
+                        for y in 0..<layerHeight {
+                            // Through pointers: the scan reads without bounds checks.
+                            let settles = from.baseAddress! + y * w
+                            let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
+                            let regionRow = y * regionWidth + offset
+                            for x in 0..<w where settles[x] == target {
+                                settled.append((regionRow + x, shown[x]))
+                            }
+                        }
                     }
                 }
             }
