@@ -39,10 +39,8 @@ import Testing
         #expect(most > 0, "some pixels stay for the whole limit")
     }
 
-    /// When dithering, moving frames share a palette two by two where both views are mostly
-    /// texture, and keep one each over smooth pictures; the compact encoding keeps one
-    /// group per move.
-    @Test func texturedMovesPairTheirFrames() throws {
+    /// 80x32 at 10 fps with 64-wide items peeking, short holds and moves: a few frames a scene.
+    static var smallPeekLayout: CarouselOptions {
         var options = CarouselOptions()
         options.fps = 10
         options.hold = 0.3
@@ -50,6 +48,14 @@ import Testing
         options.size = PixelSize(width: 80, height: 32)
         options.itemWidth = 64
         options.spacing = 6
+        return options
+    }
+
+    /// When dithering, moving frames share a palette two by two where both views are mostly
+    /// texture, and keep one each over smooth pictures; the compact encoding keeps one
+    /// group per move.
+    @Test func texturedMovesPairTheirFrames() throws {
+        let options = Self.smallPeekLayout
         let busy = try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
         let paired = SceneEncoder(plan: busy, colors: 256, dither: .ordered).groups.filter(\.isMoving)
         #expect(paired.contains { $0.frames.count == 2 })
@@ -67,14 +73,7 @@ import Testing
 @Suite struct EncodeScheduleTests {
     /// A plan with rests prepared ahead: textured items, so moves settle into dithered rests.
     static func busyPlan() throws -> FramePlan {
-        var options = CarouselOptions()
-        options.fps = 10
-        options.hold = 0.3
-        options.duration = 0.6
-        options.size = PixelSize(width: 80, height: 32)
-        options.itemWidth = 64
-        options.spacing = 6
-        return try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
+        try Carousel(images: CarouselRenderTests.busyItems(4), options: SceneEncoderTests.smallPeekLayout).plan()
     }
 
     static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
