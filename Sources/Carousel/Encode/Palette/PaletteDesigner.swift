@@ -255,14 +255,18 @@ struct Histogram {
                     blue.withUnsafeBufferPointer { blue in
                         for a in 0..<red.count {
                             // The minimum over the distances' bit patterns (non-negative floats order
-                            // as they do), as integers: a float minimum would not be vectorized.
+                            // as they do), as integers: a float minimum would not be vectorized. The
+                            // entries before `a` and after it, in two loops without a select for `a`.
                             var nearest = Int32.max
-                            for b in 0..<red.count {
-                                let dr = red[b] - red[a], dg = green[b] - green[a], db = blue[b] - blue[a]
-                                let d = Int32(bitPattern: (fr * (dr * dr) + fg * (dg * dg) + fb * (db * db)).bitPattern)
-                                let other = b == a ? Int32.max : d
-                                nearest = other < nearest ? other : nearest
+                            @inline(__always) func scan(_ others: Range<Int>) {
+                                for b in others {
+                                    let dr = red[b] - red[a], dg = green[b] - green[a], db = blue[b] - blue[a]
+                                    let d = Int32(bitPattern: (fr * (dr * dr) + fg * (dg * dg) + fb * (db * db)).bitPattern)
+                                    nearest = d < nearest ? d : nearest
+                                }
                             }
+                            scan(0..<a)
+                            scan((a + 1)..<red.count)
                             if nearest < .max { separation[a] = Int32(Float(bitPattern: UInt32(bitPattern: nearest))) }
                         }
                     }
