@@ -20,7 +20,8 @@ struct PaletteSearch: Sendable {
     init(palette: [RGBA], weights: ChannelWeights = .rgb) {
         self.weights = weights
         let palette = palette.isEmpty ? [RGBA.black] : palette
-        let order = palette.indices.sorted { (palette[$0].g, $0) < (palette[$1].g, $1) }
+        // By green, then index: one integer key each (green above the index), sorted as integers.
+        let order = palette.indices.map { Int(palette[$0].g) << 16 | $0 }.sorted().map { $0 & 0xFFFF }
         r = order.map { Int32(palette[$0].r) }
         g = order.map { Int32(palette[$0].g) }
         b = order.map { Int32(palette[$0].b) }
