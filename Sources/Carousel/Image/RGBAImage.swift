@@ -34,15 +34,18 @@ public struct RGBAImage: Equatable, Sendable {
             pixels = [UInt8](repeating: 0, count: width * height * 4)
             return
         }
-        // Written once, a pixel (four bytes) at a time: a loop the compiler vectorizes.
-        let word = UInt32(fill.r) | UInt32(fill.g) << 8 | UInt32(fill.b) << 16 | UInt32(fill.a) << 24
         let count = width * height
         pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
-            if let raw = UnsafeMutableRawPointer(buffer.baseAddress) {
-                for i in 0..<count { raw.storeBytes(of: word.littleEndian, toByteOffset: i &* 4, as: UInt32.self) }
-            }
+            if let raw = UnsafeMutableRawPointer(buffer.baseAddress) { RGBAImage.fill(raw, pixels: count, with: fill) }
             initialized = count * 4
         }
+    }
+
+    /// Writes `color` to the `count` pixels (bytes r, g, b, a) from `start`, a pixel (four
+    /// bytes) at a time: a loop the compiler vectorizes.
+    static func fill(_ start: UnsafeMutableRawPointer, pixels count: Int, with color: RGBA) {
+        let word = UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | UInt32(color.a) << 24
+        for i in 0..<count { start.storeBytes(of: word.littleEndian, toByteOffset: i &* 4, as: UInt32.self) }
     }
 
     /// The colour at column `x`, row `y`.

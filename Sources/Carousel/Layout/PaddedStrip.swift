@@ -9,8 +9,6 @@ public enum PaddedStrip {
     /// touch of its memory costs as much as the writing).
     public static func build(items: [RGBAImage], geometry g: Geometry, background: RGBA) -> RGBAImage {
         let width = g.stripWidth, height = g.height
-        let word = UInt32(background.r) | UInt32(background.g) << 8 | UInt32(background.b) << 16
-            | UInt32(background.a) << 24
         // Each item's place in the strip, its part inside the strip (by column) and its source.
         let places: [(x0: Int, x1: Int, offset: Int, item: RGBAImage)] = (-g.leftClones..<(g.count + g.rightClones))
             .compactMap { j in
@@ -22,7 +20,7 @@ public enum PaddedStrip {
         let pixels = [UInt8].parallelRows(height, rowBytes: width * 4) { rows, start in
             for y in rows {
                 let row = start + y * width * 4
-                for x in 0..<width { row.storeBytes(of: word.littleEndian, toByteOffset: x &* 4, as: UInt32.self) }
+                RGBAImage.fill(row, pixels: width, with: background)
                 for place in places where y < place.item.height {
                     place.item.pixels.withUnsafeBytes { source in
                         (row + place.x0 * 4).copyMemory(from: source.baseAddress! + (y * place.item.width + place.offset) * 4,
