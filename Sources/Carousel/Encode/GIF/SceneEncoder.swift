@@ -255,6 +255,13 @@ struct SceneEncoder: Sendable {
             var sampled = 0
             var before = previous
             var rowChanged = [UInt8](repeating: 0, count: w)
+            // A layer row's frames kept by column, and the flags that make them (``FramesAhead``).
+            let kept = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w))
+            let alive = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w))
+            defer {
+                kept.deallocate()
+                alive.deallocate()
+            }
             for (n, k) in group.enumerated() {
                 let image = picture(k)
                 let shownAt = xs[n], offset = xs[n] - regionX
@@ -301,12 +308,15 @@ struct SceneEncoder: Sendable {
                                                         }
                                                         // A quarter: screen pixel (x, y) when x + 2y is a multiple of 4.
                                                         let first = quarter ? (4 - (2 * y) & 3) & 3 : 0
+                                                        if y < layerHeight {
+                                                            ahead.framesKept(layer, row: layerRow, width: w, shownAt: shownAt,
+                                                                             into: kept, alive: alive)
+                                                        }
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = current[row + x]
                                                             if y < layerHeight {
                                                                 if plain.count > 0 { coarse[sampled] = plain[regionRow + x] }
-                                                                counts[sampled] = UInt8(ahead.framesKept(
-                                                                    layer, row: layerRow + x, shownAt: shownAt))
+                                                                counts[sampled] = kept[x]
                                                             } else {
                                                                 counts[sampled] = 1
                                                             }
@@ -473,25 +483,13 @@ struct SceneEncoder: Sendable {
             }
         }
 
-        /// How many timeline frames, from 1 up to the limit, a screen pixel keeps its colour:
-        /// 1 for the frame that shows layer pixel `row` + `layerX` there, and the spans of the
-        /// frames ahead while they show the same colour at that screen pixel (`row` is the
-        /// layer row's start plus the screen column).
-        @inline(__always)
-        func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, shownAt layerX: Int) -> Int {
-            let here = layer[row + layerX]
-            var j = 0, n = 1
-            while j < self.layerX.count && layer[row + self.layerX[j]] == here {
-                n += spans[j]
-                j += 1
-            }
-            return min(n, limit)
-        }
-
-        /// ``framesKept(_:row:shownAt:)`` for the `width` screen columns of one layer row
-        /// (`row` is the row's start), written to `counts`: the frames ahead are compared a
-        /// row at a time, with a flag per column for whether it still shows its colour, in
-        /// loops without branches that vectorize. `alive` has room for `width` flags.
+        /// For each of the `width` screen columns of one layer row (`row` is the row's start),
+        /// how many timeline frames, from 1 up to the limit, the screen pixel keeps its colour:
+        /// 1 for the frame that shows the layer from `layerX`, and the spans of the frames
+        /// ahead while they show the same colour there. Written to `counts`; the frames ahead
+        /// are compared a row at a time, with a flag per column for whether it still shows
+        /// its colour, in loops without branches that vectorize. `alive` has room for `width`
+        /// flags.
         func framesKept(_ layer: UnsafeBufferPointer<UInt32>, row: Int, width: Int, shownAt layerX: Int,
                         into counts: UnsafeMutablePointer<UInt8>, alive: UnsafeMutablePointer<UInt8>) {
             // Counts stay at most the limit, clamped at every step (the sums only grow, so
@@ -529,7 +527,7 @@ struct SceneEncoder: Sendable {
     /// prepared ahead; `settling`, where its move comes to rest), then each frame composed
     /// and LZW-encoded.
     func encodeGroup(_ g: Int, scene ready: PreparedScene?,
-                             settling: Settling?) -> [Result<EncodedFrame, CarouselError>] {
+                     settling: Settling?) -> [Result<EncodedFrame, CarouselError>] {
         let frames = plan.frames, group = groups[g]
         // The last picture made is kept: a one-frame group's picture serves both its
         // palette (overlay pixels) and its GIF frame.
