@@ -50,7 +50,7 @@ extension SceneEncoder {
 final class EncodeSchedule: @unchecked Sendable {
     /// One task: half of a rest prepared ahead for the moves that settle into it (its
     /// palette and mapping, or its settling map), or a group encoded.
-    enum Task: Equatable, Sendable {
+    enum Job: Equatable, Sendable {
         case restPalette(Int)
         case restSettling(Int)
         case group(Int)
@@ -59,7 +59,7 @@ final class EncodeSchedule: @unchecked Sendable {
     /// How many groups past the last one written a worker may start: the encoded frames
     /// waiting to be written are at most this many groups' (8 per core, at least 4).
     let window: Int
-    let tasks: [Task]
+    let tasks: [Job]
     private let encoder: SceneEncoder
     /// For each moving group whose move a rest follows, that rest's group (dithered encodings).
     private let targets: [Int: Int]
@@ -84,12 +84,12 @@ final class EncodeSchedule: @unchecked Sendable {
     /// Every group in order, with each prepared rest's two tasks `lead` groups before the
     /// first move that settles into it (or first of all): by the time a worker reaches that
     /// move, the rest is usually ready, and the other workers had groups to take meanwhile.
-    static func order(groups: Int, targets: [Int: Int], lead: Int) -> [Task] {
+    static func order(groups: Int, targets: [Int: Int], lead: Int) -> [Job] {
         var firstNeed: [Int: Int] = [:]
         for (g, rest) in targets { firstNeed[rest] = min(firstNeed[rest] ?? g, g) }
         var restsBefore: [Int: [Int]] = [:]
         for (rest, g) in firstNeed { restsBefore[max(0, g - lead), default: []].append(rest) }
-        var tasks: [Task] = []
+        var tasks: [Job] = []
         for g in 0..<groups {
             for rest in (restsBefore[g] ?? []).sorted() { tasks += [.restPalette(rest), .restSettling(rest)] }
             tasks.append(.group(g))
@@ -119,7 +119,7 @@ final class EncodeSchedule: @unchecked Sendable {
     /// The next task, once it may start, with its group's prepared rest and where its move
     /// settles; nil when the tasks are done or the run is cancelled. Every task a claimed
     /// task waits for comes before it and is claimed already, so the wait ends.
-    private func claim() -> (Task, SceneEncoder.PreparedScene?, SceneEncoder.Settling?)? {
+    private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?)? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, next < tasks.count, case .group(let g) = tasks[next], g >= writtenGroups + window {
