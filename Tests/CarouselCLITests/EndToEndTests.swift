@@ -31,6 +31,7 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--size", "0x0"], status: 64, says: "--size: width and height must be 1...65535, got 0x0"),
         Bad(arguments: ["render", "imgs", "--item-width", "-10"], status: 64, says: "--item-width: must be 1...1000000, got -10"),
         Bad(arguments: ["render", "imgs", "--item-width", "30", "--clones", "0"], status: 64, says: "--clones: 0 per side is too few"),
+        Bad(arguments: ["render", "imgs", "--size", "1000x1000", "--clones", "100000"], status: 64, says: "--clones: the padded strip would be "),
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),

@@ -38,7 +38,9 @@ public struct Carousel: Sendable {
                                     alignment: options.align, clones: options.clones)
         let (pixels, overflow) = geometry.stripWidth.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= Carousel.maximumStripPixels else {
-            throw .invalidOption(key: .size, reason: "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(Carousel.maximumStripPixels) pixels")
+            // Named after what set the strip's length: explicit clones, or else the layout.
+            throw .invalidOption(key: options.clones == .auto ? .size : .clones,
+                                 reason: "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(Carousel.maximumStripPixels) pixels")
         }
         let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count, pitch: geometry.pitch,
                                     hold: options.hold, moveDuration: options.duration, easing: options.easing)
