@@ -68,6 +68,26 @@ import Testing
         let compact = SceneEncoder(plan: busy, colors: 256, dither: .none).groups.filter(\.isMoving)
         #expect(compact.map(\.frames) == busy.scenes.filter(\.isMoving).map(\.frames))
     }
+
+    /// Over smooth pictures, a slow eased move pairs the frames at its slow start and end,
+    /// where each moved by at most a sixteenth of the width, and keeps one palette per
+    /// frame in mid-move.
+    @Test func slowMovingFramesPair() throws {
+        var options = Self.smallPeekLayout
+        options.duration = 1.5  // 15 frames for a 70-pixel move
+        let plan = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
+        let moving = SceneEncoder(plan: plan, colors: 256, dither: .ordered).groups.filter(\.isMoving)
+        func step(_ j: Int) -> Int { abs(plan.frames[j].layerX - plan.frames[j - 1].layerX) }
+        let pairs = moving.filter { $0.frames.count == 2 }
+        #expect(!pairs.isEmpty)
+        #expect(moving.allSatisfy { $0.frames.count <= 2 })
+        for pair in pairs {
+            #expect(pair.frames.allSatisfy { step($0) * SceneEncoder.pairedSlow <= plan.width }, "frames \(pair.frames)")
+        }
+        // A frame left alone next to a slow one moved further.
+        #expect(moving.contains { $0.frames.count == 1 && step($0.frames.lowerBound) * SceneEncoder.pairedSlow > plan.width })
+        #expect(moving.flatMap { Array($0.frames) } == plan.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
+    }
 }
 
 @Suite struct EncodeScheduleTests {
