@@ -9,8 +9,9 @@ import Foundation
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
 ///    groups of one frame, or two where both are mostly texture (``pairedTexture``) or
 ///    both moved little since the frame before (``pairedSlow``), so every palette serves
-///    what a frame or two show rather than both pictures a move passes between. Without dithering (the compact encoding) a move is one group with
-///    half the colours. A group's region is the part of the layer its frames show.
+///    what a frame or two show rather than both pictures a move passes between. Without
+///    dithering (the compact encoding) a move is one group with half the colours. A
+///    group's region is the part of the layer its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
 ///    for the region (exact when it has few colours), with the overlay colours, the
 ///    background below the layer and a transparent entry reserved; then the whole region
