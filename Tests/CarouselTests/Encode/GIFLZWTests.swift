@@ -5,16 +5,28 @@ import Testing
 struct GIFLZWTests {
     /// The compressor writes exactly what giflib's `EGifPutLine` writes: noise over 256 entries
     /// (the code table fills and is cleared many times), runs and repeats, two- and
-    /// four-entry tables (the smallest code sizes), a single pixel.
-    @Test(arguments: [(300, 200, 256, 0), (97, 61, 256, 1), (64, 64, 2, 0), (50, 40, 4, 2), (1, 1, 2, 0), (255, 3, 16, 1)])
+    /// four-entry tables (the smallest code sizes), a single pixel, runs of random lengths
+    /// and colours (codes extended by their own last pixel, through many clears) and one
+    /// run over the whole frame.
+    @Test(arguments: [(300, 200, 256, 0), (97, 61, 256, 1), (64, 64, 2, 0), (50, 40, 4, 2), (1, 1, 2, 0), (255, 3, 16, 1),
+                      (600, 400, 256, 3), (300, 200, 2, 3), (400, 300, 16, 4)])
     func compressesAsGiflibDoes(_ width: Int, _ height: Int, _ colors: Int, _ pattern: Int) {
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        var run = 0, runColor: UInt8 = 0
         let indices = (0..<(width * height)).map { i -> UInt8 in
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             switch pattern {
             case 0: return UInt8(Int(seed >> 33) % colors)
             case 1: return UInt8((i / 7 + (i % width) / 13) % colors)
-            default: return UInt8((i % width < width / 2 ? 0 : 1 + Int(seed >> 60) % 3) % colors)
+            case 2: return UInt8((i % width < width / 2 ? 0 : 1 + Int(seed >> 60) % 3) % colors)
+            case 3:
+                if run == 0 {
+                    run = 1 + Int(seed >> 58) % 40
+                    runColor = UInt8(Int(seed >> 33) % colors)
+                }
+                run -= 1
+                return runColor
+            default: return UInt8(colors - 1)
             }
         }
         let codeSize = max(2, colors.trailingZeroBitCount)
