@@ -85,6 +85,23 @@ enum GIFLZW {
         emit(clear)
         var current = indices.isEmpty ? -1 : Int(indices[0])
         var last = current
+        // `current` extended by the pixel read is not in the dictionary: emits `current` and
+        // returns the code the longer string takes, or nil when the table is full, in which
+        // case a clear code follows and both tables start again.
+        @inline(__always) func miss() -> Int? {
+            emit(current)
+            guard next < 4095 else {
+                emit(clear)
+                next = end + 1
+                bits = minimumCodeSize + 1
+                limit = 1 << bits
+                slots.update(repeating: .max, count: 8192)
+                repeated.update(repeating: .max, count: 4096)
+                return nil
+            }
+            defer { next &+= 1 }
+            return next
+        }
         var i = 1
         while i < indices.count {
             let pixel = Int(indices[i])
@@ -96,18 +113,7 @@ enum GIFLZW {
                     current = Int(child)
                     continue
                 }
-                emit(current)
-                if next >= 4095 {
-                    emit(clear)
-                    next = end + 1
-                    bits = minimumCodeSize + 1
-                    limit = 1 << bits
-                    slots.update(repeating: .max, count: 8192)
-                    repeated.update(repeating: .max, count: 4096)
-                } else {
-                    repeated[current] = UInt16(truncatingIfNeeded: next)
-                    next &+= 1
-                }
+                if let code = miss() { repeated[current] = UInt16(truncatingIfNeeded: code) }
                 current = pixel
                 continue
             }
@@ -125,20 +131,9 @@ enum GIFLZW {
                 current = found
                 continue
             }
-            emit(current)
+            // `s` is the empty slot the search ended on.
+            if let code = miss() { slots[s] = UInt32(key) << 12 | UInt32(code) }
             current = pixel
-            if next >= 4095 {
-                emit(clear)
-                next = end + 1
-                bits = minimumCodeSize + 1
-                limit = 1 << bits
-                slots.update(repeating: .max, count: 8192)
-                repeated.update(repeating: .max, count: 4096)
-            } else {
-                // `s` is the empty slot the search ended on.
-                slots[s] = UInt32(key) << 12 | UInt32(next)
-                next &+= 1
-            }
         }
         if current >= 0 { emit(current) }
         emit(end)
