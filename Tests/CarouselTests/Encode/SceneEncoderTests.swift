@@ -84,7 +84,7 @@ import Testing
         for pair in pairs {
             #expect(pair.frames.allSatisfy { step($0) * SceneEncoder.pairedSlow <= plan.width }, "frames \(pair.frames)")
         }
-        // A frame left alone next to a slow one moved further.
+        // Mid-move, a frame that moved further keeps a palette of its own.
         #expect(moving.contains { $0.frames.count == 1 && step($0.frames.lowerBound) * SceneEncoder.pairedSlow > plan.width })
         #expect(moving.flatMap { Array($0.frames) } == plan.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
     }

@@ -580,7 +580,7 @@ struct SceneEncoder: Sendable {
     static let pairedTexture = 50
 
     /// Two consecutive moving frames also share a palette, when dithering, where each
-    /// moved by at most this fraction of the width (1/16) since the frame before it: the
+    /// moved by at most 1/`pairedSlow` of the width (1/16) since the frame before it: the
     /// slow start and end of an eased move, where the two views are nearly the same
     /// pixels, so one palette serves both as well as one each, for one palette design
     /// and one mapping. Measured with `bench/quality-probe.py` (bytes; SSIMULACRA2 mean;
