@@ -167,77 +167,81 @@ public struct Quantizer: Sendable {
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
         let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
-        // Candidates by colour, in a direct-mapped cache (images have far fewer colours than
-        // pixels), and the nearest entries of undithered pixels, likewise. A key is a pixel's
-        // red, green and blue; the all-ones word is no colour. A colour's slot is the low 5 bits
-        // of its channels, so the close colours of neighbouring pixels in a gradient take nearby
-        // slots, often in one cache line (a multiplicative hash scattered them over the table:
-        // render instructions 3.21 / 6.53 / 20.01 G against 3.07 / 6.50 / 19.86 G now). Every
-        // pixel looks its colour up: skipping the lookup where a pixel repeats its left
-        // neighbour's colour was a branch that dithered gradients mispredict (the sample
-        // banners' render took 0.319 s of CPU against 0.333 s before, means of 20 alternating
-        // runs of `bench/render-cpu.py`).
+        // Each colour's entries, in a direct-mapped cache (images have far fewer colours than
+        // pixels): a dithered pixel's four candidates, an undithered one's nearest entry four
+        // times, so both read the same way. A slot holds the key in its high word (red, green and
+        // blue, and 1 << 24 for an undithered pixel; the all-ones word is no colour) and the four
+        // entries in its low word, so a lookup is one load and one compare. A colour's slot is
+        // the low 5 bits of its channels, so the close colours of neighbouring pixels in a
+        // gradient take nearby slots, often in one cache line (a multiplicative hash scattered
+        // them over the table: render instructions 3.21 / 6.53 / 20.01 G against 3.07 / 6.50 /
+        // 19.86 G now); an undithered colour's slot has its top bit flipped. Every pixel looks
+        // its colour up: skipping the lookup where a pixel repeats its left neighbour's colour
+        // was a branch that dithered gradients mispredict (the sample banners' render took
+        // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
+        // `bench/render-cpu.py`). A miss is worked out outside the loop (``entry(_:mapper:palette:)``),
+        // which leaves the loop's variables in registers. Against separate key and candidate
+        // tables, a second cache for undithered pixels and the miss inlined, with the same bytes,
+        // the render's CPU time (four alternating runs of `bench/render-cpu.py`) went from
+        // 0.412–0.436 to 0.396–0.421 s on the sample banners and 2.691–2.766 to 2.672–2.737 s
+        // on the gradients: the misses (a mix each, four serial searches) are most of the cost,
+        // and nearly all of them are a colour's first sight in the call.
         let cacheSize = 1 << 15
-        let cacheKeys = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
-        let cacheMixes = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
-        let plainKeys = UnsafeMutablePointer<UInt32>.allocate(capacity: cacheSize)
-        let plainIndices = UnsafeMutablePointer<UInt8>.allocate(capacity: cacheSize)
-        cacheKeys.initialize(repeating: .max, count: cacheSize)
-        cacheMixes.initialize(repeating: 0, count: cacheSize)
-        plainKeys.initialize(repeating: .max, count: plainFlags.isEmpty ? 0 : cacheSize)
-        plainIndices.initialize(repeating: 0, count: plainFlags.isEmpty ? 0 : cacheSize)
-        defer {
-            cacheKeys.deallocate()
-            cacheMixes.deallocate()
-            plainKeys.deallocate()
-            plainIndices.deallocate()
-        }
+        let cache = UnsafeMutablePointer<UInt64>.allocate(capacity: cacheSize)
+        cache.initialize(repeating: .max, count: cacheSize)
+        defer { cache.deallocate() }
         @inline(__always) func slot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
-        let flags = only ?? []
         let hasTransparency = transparentIndex != nil
+        let flags = only ?? []
         image.pixels.withUnsafeBytes { raw in
-            let pixels = raw.bindMemory(to: UInt32.self)
+            let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
             indices.withUnsafeMutableBufferPointer { out in
-                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBufferPointer { only in plainFlags.withUnsafeBufferPointer { plain in
+                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBytes { only in plainFlags.withUnsafeBytes { plain in
+                    // Bool is one byte, 0 or 1.
                     let limited = only.count > 0, masked = plain.count > 0
+                    let onlyFlags = only.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    let plainBytes = plain.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                    let output = out.baseAddress!
                     for y in 0..<h {
-                        // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates.
-                        let even: UInt32 = y & 1 == 0 ? 0 : 24, odd: UInt32 = y & 1 == 0 ? 16 : 8
-                        let evenFirst = (originX & 1) == 0
-                        let row = y &* w, source = y &* stride &+ left
+                        // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates,
+                        // for the row's columns x with x + originX even and odd.
+                        let evenShift: UInt32 = y & 1 == 0 ? 0 : 24, oddShift: UInt32 = y & 1 == 0 ? 16 : 8
+                        let row = y &* w
+                        let source = pixels + (y &* stride &+ left), target = output + row
                         for x in 0..<w {
-                            let i = row &+ x
-                            if limited && !only[i] { continue }
+                            if limited && onlyFlags![row &+ x] == 0 { continue }
                             // Bytes r, g, b, a in memory order.
-                            let pixel = UInt32(littleEndian: pixels[source &+ x])
+                            let pixel = UInt32(littleEndian: source[x])
                             if hasTransparency && pixel >> 24 < 128 {
-                                out[i] = transparent
+                                target[x] = transparent
                                 continue
                             }
-                            let key = pixel & 0xFF_FFFF
-                            let s = slot(key)
-                            if masked && plain[i] {
-                                if plainKeys[s] != key {
-                                    plainKeys[s] = key
-                                    plainIndices[s] = mapper.nearest(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16))
-                                }
-                                out[i] = plainIndices[s]
-                                continue
+                            let flat = masked ? UInt32(plainBytes![row &+ x]) : 0
+                            let key = pixel & 0xFF_FFFF | flat << 24
+                            let s = slot(pixel) ^ Int(flat << 14)
+                            var entry = cache[s]
+                            if UInt32(truncatingIfNeeded: entry >> 32) != key {
+                                entry = Quantizer.entry(key, mapper: mapper, palette: palette)
+                                cache[s] = entry
                             }
-                            if cacheKeys[s] != key {
-                                cacheKeys[s] = key
-                                cacheMixes[s] = mix(Int32(key & 0xFF), Int32(key >> 8 & 0xFF), Int32(key >> 16),
-                                                    mapper: mapper, palette: palette)
-                            }
-                            let candidates = cacheMixes[s]
-                            let shift = ((x & 1) == 0) == evenFirst ? even : odd
-                            out[i] = UInt8(truncatingIfNeeded: candidates &>> shift)
+                            let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
+                            target[x] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: entry) &>> shift)
                         }
                     }
                 } } }
             }
         }
         return indices
+    }
+
+    /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``
+    /// for `key`: the key above the four candidates of ``mix(_:_:_:mapper:palette:)``, or above the
+    /// nearest entry four times for an undithered colour (bit 24 of the key).
+    @inline(never)
+    private static func entry(_ key: UInt32, mapper: ColorMapper, palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt64 {
+        let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
+        let entries = key >> 24 != 0 ? UInt32(mapper.nearest(r, g, b)) &* 0x0101_0101 : mix(r, g, b, mapper: mapper, palette: palette)
+        return UInt64(key) << 32 | UInt64(entries)
     }
 
     /// Four entries whose mean approximates (r, g, b), sorted by luma (then index), one per
