@@ -51,9 +51,33 @@ import Testing
         return options
     }
 
+    /// 288x256 at 10 fps with 256-wide items peeking: room for views of many hues.
+    static var widePeekLayout: CarouselOptions {
+        var options = smallPeekLayout
+        options.size = PixelSize(width: 288, height: 256)
+        options.itemWidth = 256
+        options.spacing = 16
+        return options
+    }
+
+    /// Smooth and colourful items: red across, green down, blue along the diagonal (wrapping
+    /// once in a while), so neighbours differ by a level or two, below the dither mask's
+    /// edge, while a view's colours fill hundreds of the cube's cells.
+    static func colourfulItems(_ n: Int) -> [RGBAImage] {
+        (0..<n).map { k in
+            var image = RGBAImage(width: 256, height: 256)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    image[x, y] = RGBA(r: UInt8(x), g: UInt8(y), b: UInt8((x * 3 + y * 5 + k * 64) / 2 % 256))
+                }
+            }
+            return image
+        }
+    }
+
     /// When dithering, moving frames share a palette two by two where both views are mostly
-    /// texture, and keep one each over smooth pictures; the compact encoding keeps one
-    /// group per move.
+    /// texture, and keep one each over smooth, colourful pictures; the compact encoding
+    /// keeps one group per move.
     @Test func texturedMovesPairTheirFrames() throws {
         let options = Self.smallPeekLayout
         let busy = try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
@@ -62,20 +86,22 @@ import Testing
         #expect(paired.allSatisfy { $0.frames.count <= 2 })
         // Every moving frame is in one group, in order.
         #expect(paired.flatMap { Array($0.frames) } == busy.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
-        let smooth = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
+        let smooth = try Carousel(images: Self.colourfulItems(4), options: Self.widePeekLayout).plan()
+        let mask = try #require(DitherMask(smooth.layer).columnCounts.last)
+        #expect(mask * 100 < SceneEncoder.pairedTexture * smooth.layer.width * smooth.layer.height, "the items are smooth")
         #expect(SceneEncoder(plan: smooth, colors: 256, dither: .ordered).groups.filter(\.isMoving)
             .allSatisfy { $0.frames.count == 1 })
         let compact = SceneEncoder(plan: busy, colors: 256, dither: .none).groups.filter(\.isMoving)
         #expect(compact.map(\.frames) == busy.scenes.filter(\.isMoving).map(\.frames))
     }
 
-    /// Over smooth pictures, a slow eased move pairs the frames at its slow start and end,
-    /// where each moved by at most a sixteenth of the width, and keeps one palette per
-    /// frame in mid-move.
+    /// Over smooth, colourful pictures, a slow eased move pairs the frames at its slow start
+    /// and end, where each moved by at most a sixteenth of the width, and keeps one palette
+    /// per frame in mid-move.
     @Test func slowMovingFramesPair() throws {
-        var options = Self.smallPeekLayout
-        options.duration = 1.5  // 15 frames for a 70-pixel move
-        let plan = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
+        var options = Self.widePeekLayout
+        options.duration = 1.5  // 15 frames for a 272-pixel move
+        let plan = try Carousel(images: Self.colourfulItems(4), options: options).plan()
         let moving = SceneEncoder(plan: plan, colors: 256, dither: .ordered).groups.filter(\.isMoving)
         func step(_ j: Int) -> Int { abs(plan.frames[j].layerX - plan.frames[j - 1].layerX) }
         let pairs = moving.filter { $0.frames.count == 2 }
@@ -87,6 +113,27 @@ import Testing
         // Mid-move, a frame that moved further keeps a palette of its own.
         #expect(moving.contains { $0.frames.count == 1 && step($0.frames.lowerBound) * SceneEncoder.pairedSlow > plan.width })
         #expect(moving.flatMap { Array($0.frames) } == plan.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
+    }
+
+    /// Views of few hues pair their moving frames whatever the speed: flat items' views fill a
+    /// few of the cube's cells, the colourful items' views far more than ``SceneEncoder/pairedColours``.
+    @Test func fewHuesPair() throws {
+        let options = Self.smallPeekLayout
+        let flat = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
+        let moving = flat.scenes.filter(\.isMoving).flatMap { Array($0.frames) }
+        // Each flat item is two colours, and a view shows at most two items and the background.
+        for j in moving { #expect((1...5).contains(SceneEncoder.colourCells(flat, frame: j)), "frame \(j)") }
+        let groups = SceneEncoder(plan: flat, colors: 256, dither: .ordered).groups.filter(\.isMoving)
+        #expect(groups.flatMap { Array($0.frames) } == moving)
+        for scene in flat.scenes where scene.isMoving {
+            // Two by two, with one left over in a move of an odd number of frames.
+            let sizes = groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count)
+            #expect(sizes == Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : []))
+        }
+        let colourful = try Carousel(images: Self.colourfulItems(4), options: Self.widePeekLayout).plan()
+        for j in colourful.scenes.filter(\.isMoving).flatMap({ Array($0.frames) }) {
+            #expect(SceneEncoder.colourCells(colourful, frame: j) > SceneEncoder.pairedColours * 3 / 2, "frame \(j)")
+        }
     }
 }
 

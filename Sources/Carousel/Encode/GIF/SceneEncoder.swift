@@ -7,8 +7,9 @@ import Foundation
 /// 1. **Plan.** Consecutive identical frames are already merged into one GIF frame
 ///    with the summed delay (``FramePlan``).
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
-///    groups of one frame, or two where both are mostly texture (``pairedTexture``) or
-///    both moved little since the frame before (``pairedSlow``), so every palette serves
+///    groups of one frame, or two where both are mostly texture (``pairedTexture``),
+///    both moved little since the frame before (``pairedSlow``) or both views have few
+///    hues (``pairedColours``), so every palette serves
 ///    what a frame or two show rather than both pictures a move passes between. Without
 ///    dithering (the compact encoding) a move is one group with half the colours. A
 ///    group's region is the part of the layer its frames show.
@@ -38,7 +39,8 @@ struct SceneEncoder: Sendable {
     /// The plan's palette groups, in frame order.
     ///
     /// When dithering, a move's frames are groups of one, or of two where both frames'
-    /// views are mostly texture (``pairedTexture``) or both moved little (``pairedSlow``).
+    /// views are mostly texture (``pairedTexture``), both moved little (``pairedSlow``) or
+    /// both views have few hues (``pairedColours``).
     let groups: [PaletteGroup]
 
     init(plan: FramePlan, colors: Int, dither: Dither) {
@@ -76,15 +78,37 @@ struct SceneEncoder: Sendable {
         }
         return plan.scenes.flatMap { scene -> [PaletteGroup] in
             guard scene.isMoving, dither != .none else { return [PaletteGroup(frames: scene.frames, isMoving: scene.isMoving)] }
+            /// Whether frame `j`'s view has colours in at most ``pairedColours`` cells (see there).
+            let few = scene.frames.map { colourCells(plan, frame: $0) <= pairedColours }
+            func plain(_ j: Int) -> Bool { few[j - scene.frames.lowerBound] }
             var groups: [PaletteGroup] = []
             var k = scene.frames.lowerBound
             while k < scene.frames.upperBound {
-                let size = k + 1 < scene.frames.upperBound && (textured(k) && textured(k + 1) || slow(k) && slow(k + 1)) ? 2 : 1
+                let size = k + 1 < scene.frames.upperBound
+                    && (textured(k) && textured(k + 1) || slow(k) && slow(k + 1) || plain(k) && plain(k + 1)) ? 2 : 1
                 groups.append(PaletteGroup(frames: k..<(k + size), isMoving: true))
                 k += size
             }
             return groups
         }
+    }
+
+    /// How many of the 512 cells of side 32 in the RGB cube hold a colour of frame `frame`'s
+    /// view of the layer, sampled every 4th pixel across and down (the overlays aside): a
+    /// measure of how far its colours spread.
+    static func colourCells(_ plan: FramePlan, frame: Int) -> Int {
+        var seen = [Bool](repeating: false, count: 512)
+        let layer = plan.layer, x0 = plan.frames[frame].layerX
+        let x1 = min(layer.width, x0 + plan.width)
+        layer.pixels.withUnsafeBufferPointer { p in
+            for y in stride(from: 0, to: layer.height, by: 4) {
+                for x in stride(from: x0, to: x1, by: 4) {
+                    let o = (y * layer.width + x) * 4
+                    seen[Int(p[o] >> 5) << 6 | Int(p[o + 1] >> 5) << 3 | Int(p[o + 2] >> 5)] = true
+                }
+            }
+        }
+        return seen.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
@@ -591,6 +615,25 @@ struct SceneEncoder: Sendable {
     /// sample banners' moves have no such pair (same bytes). A limit of 1/11 or 1/8 pairs
     /// frames in mid-move and lets a gradient frame fall more than 5 below pngquant's.
     static let pairedSlow = 16
+
+    /// Two consecutive moving frames also share a palette, when dithering, where both views'
+    /// colours lie in at most `pairedColours` of the 512 cells of side 32 in the RGB cube
+    /// (``colourCells(_:frame:)``): a view of few hues, a banner's gradient or a sky, which a
+    /// palette for two frames covers as densely as a palette for one, for one palette design
+    /// and one mapping. A very colourful smooth view (the colour wheel's, 125 to 248 cells)
+    /// keeps a palette per frame; the sample banners' views have 36 to 61 cells, the
+    /// photographs' 51 to 137, the gradient set's other views 21 to 112. Measured with
+    /// `bench/quality-probe.py` (bytes; SSIMULACRA2 mean, pngquant's 87.14 / 78.77 / 79.19;
+    /// worst gap to pngquant's) and `bench/render-cpu.py` (CPU seconds, four alternating runs;
+    /// samples / photos / gradients), against texture and slow pairs alone: 2,862,144 B, 88.08,
+    /// −1.5; 9,016,681 B, 79.38, −3.6; 18,808,641 B, 81.19, −2.6; 0.387–0.424 / 0.986–1.050 /
+    /// 2.646–2.812 s. With it: 2,806,102 B, 87.81, −2.5; 9,029,439 B, 79.40, −3.6;
+    /// 18,786,847 B, 81.10, −3.9; 0.342–0.366 / 0.953–1.033 / 2.487–2.675 s. Pairs everywhere
+    /// let a frame of the colour wheel's move fall 5.3 below pngquant's (gradients 1.23 s
+    /// against 1.44 s in the probe); three frames to a palette where all three views have at
+    /// most 64 cells took the sample banners' mean to 87.47, 0.33 above pngquant's, for about
+    /// 3% less CPU time on them and none on the gradients: not kept.
+    static let pairedColours = 120
 
     /// k-means passes when dithering, for a hold's palette and a moving frame's. Measured
     /// with `bench/quality-probe.py` (SSIMULACRA2 means, holds / moves passes): 2 / 1 gave
