@@ -122,7 +122,10 @@ import Testing
         let flat = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
         let moving = flat.scenes.filter(\.isMoving).flatMap { Array($0.frames) }
         // Each flat item is two colours, and a view shows at most two items and the background.
-        for j in moving { #expect((1...5).contains(SceneEncoder.colourCells(flat, frame: j)), "frame \(j)") }
+        let flatCells = SceneEncoder.colourCellColumns(flat.layer)
+        for j in moving {
+            #expect((1...5).contains(SceneEncoder.colourCells(flatCells, x: flat.frames[j].layerX, width: flat.width)), "frame \(j)")
+        }
         let groups = SceneEncoder(plan: flat, colors: 256, dither: .ordered).groups.filter(\.isMoving)
         #expect(groups.flatMap { Array($0.frames) } == moving)
         for scene in flat.scenes where scene.isMoving {
@@ -131,9 +134,15 @@ import Testing
             #expect(sizes == Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : []))
         }
         let colourful = try Carousel(images: Self.colourfulItems(4), options: Self.widePeekLayout).plan()
+        let colourfulCells = SceneEncoder.colourCellColumns(colourful.layer)
         for j in colourful.scenes.filter(\.isMoving).flatMap({ Array($0.frames) }) {
-            #expect(SceneEncoder.colourCells(colourful, frame: j) > SceneEncoder.pairedColours * 3 / 2, "frame \(j)")
+            let cells = SceneEncoder.colourCells(colourfulCells, x: colourful.frames[j].layerX, width: colourful.width)
+            #expect(cells > SceneEncoder.pairedColours * 3 / 2, "frame \(j)")
         }
+        // A view's count is the union of its sampled columns': one column alone, and none.
+        let one = SceneEncoder.colourCells(colourfulCells, x: 0, width: 1)
+        #expect(one >= 1 && one <= 64)
+        #expect(SceneEncoder.colourCells(colourfulCells, x: 1, width: 3) == 0)
     }
 }
 

@@ -9,10 +9,10 @@ import Foundation
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
 ///    groups of one frame, or two where both are mostly texture (``pairedTexture``),
 ///    both moved little since the frame before (``pairedSlow``) or both views have few
-///    hues (``pairedColours``), so every palette serves
-///    what a frame or two show rather than both pictures a move passes between. Without
-///    dithering (the compact encoding) a move is one group with half the colours. A
-///    group's region is the part of the layer its frames show.
+///    hues (``pairedColours``), so every palette serves what a frame or two show rather
+///    than both pictures a move passes between. Without dithering (the compact encoding)
+///    a move is one group with half the colours. A group's region is the part of the
+///    layer its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
 ///    for the region (exact when it has few colours), with the overlay colours, the
 ///    background below the layer and a transparent entry reserved; then the whole region
@@ -76,16 +76,18 @@ struct SceneEncoder: Sendable {
         func slow(_ j: Int) -> Bool {
             j > 0 && abs(plan.frames[j].layerX - plan.frames[j - 1].layerX) * pairedSlow <= plan.width
         }
+        let cells = dither == .none ? [] : colourCellColumns(plan.layer)
+        /// Whether frame `j`'s view has colours in at most ``pairedColours`` cells.
+        func fewHues(_ j: Int) -> Bool {
+            colourCells(cells, x: plan.frames[j].layerX, width: plan.width) <= pairedColours
+        }
         return plan.scenes.flatMap { scene -> [PaletteGroup] in
             guard scene.isMoving, dither != .none else { return [PaletteGroup(frames: scene.frames, isMoving: scene.isMoving)] }
-            /// Whether frame `j`'s view has colours in at most ``pairedColours`` cells (see there).
-            let few = scene.frames.map { colourCells(plan, frame: $0) <= pairedColours }
-            func plain(_ j: Int) -> Bool { few[j - scene.frames.lowerBound] }
             var groups: [PaletteGroup] = []
             var k = scene.frames.lowerBound
             while k < scene.frames.upperBound {
                 let size = k + 1 < scene.frames.upperBound
-                    && (textured(k) && textured(k + 1) || slow(k) && slow(k + 1) || plain(k) && plain(k + 1)) ? 2 : 1
+                    && (textured(k) && textured(k + 1) || slow(k) && slow(k + 1) || fewHues(k) && fewHues(k + 1)) ? 2 : 1
                 groups.append(PaletteGroup(frames: k..<(k + size), isMoving: true))
                 k += size
             }
@@ -93,22 +95,33 @@ struct SceneEncoder: Sendable {
         }
     }
 
-    /// How many of the 512 cells of side 32 in the RGB cube hold a colour of frame `frame`'s
-    /// view of the layer, sampled every 4th pixel across and down (the overlays aside): a
-    /// measure of how far its colours spread.
-    static func colourCells(_ plan: FramePlan, frame: Int) -> Int {
-        var seen = [Bool](repeating: false, count: 512)
-        let layer = plan.layer, x0 = plan.frames[frame].layerX
-        let x1 = min(layer.width, x0 + plan.width)
+    /// The cells of side 32 in the RGB cube (512, as bits) that the layer's colours fall in,
+    /// for every 4th column of the layer (0, 4, 8, ...) over every 4th row: 8 words a
+    /// sampled column. Made once for the strip, so a view's count travels with the content.
+    static func colourCellColumns(_ layer: RGBAImage) -> [UInt64] {
+        let sampled = (layer.width + 3) / 4
+        var bits = [UInt64](repeating: 0, count: sampled * 8)
         layer.pixels.withUnsafeBufferPointer { p in
             for y in stride(from: 0, to: layer.height, by: 4) {
-                for x in stride(from: x0, to: x1, by: 4) {
-                    let o = (y * layer.width + x) * 4
-                    seen[Int(p[o] >> 5) << 6 | Int(p[o + 1] >> 5) << 3 | Int(p[o + 2] >> 5)] = true
+                for c in 0..<sampled {
+                    let o = (y * layer.width + c * 4) * 4
+                    let cell = Int(p[o] >> 5) << 6 | Int(p[o + 1] >> 5) << 3 | Int(p[o + 2] >> 5)
+                    bits[c * 8 + (cell >> 6)] |= 1 << UInt64(cell & 63)
                 }
             }
         }
-        return seen.reduce(0) { $0 + ($1 ? 1 : 0) }
+        return bits
+    }
+
+    /// How many cells of ``colourCellColumns(_:)`` the sampled columns in layer columns
+    /// `x..<x + width` fill between them: how far a view's colours spread.
+    static func colourCells(_ columns: [UInt64], x: Int, width: Int) -> Int {
+        var union = [UInt64](repeating: 0, count: 8)
+        let first = (x + 3) / 4, end = min(columns.count / 8, (x + width + 3) / 4)
+        for c in first..<max(first, end) {
+            for w in 0..<8 { union[w] |= columns[c * 8 + w] }
+        }
+        return union.reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
@@ -618,21 +631,24 @@ struct SceneEncoder: Sendable {
 
     /// Two consecutive moving frames also share a palette, when dithering, where both views'
     /// colours lie in at most `pairedColours` of the 512 cells of side 32 in the RGB cube
-    /// (``colourCells(_:frame:)``): a view of few hues, a banner's gradient or a sky, which a
+    /// (``colourCells(_:x:width:)``): a view of few hues, a banner's gradient or a sky, which a
     /// palette for two frames covers as densely as a palette for one, for one palette design
-    /// and one mapping. A very colourful smooth view (the colour wheel's, 125 to 248 cells)
-    /// keeps a palette per frame; the sample banners' views have 36 to 61 cells, the
-    /// photographs' 51 to 137, the gradient set's other views 21 to 112. Measured with
-    /// `bench/quality-probe.py` (bytes; SSIMULACRA2 mean, pngquant's 87.14 / 78.77 / 79.19;
-    /// worst gap to pngquant's) and `bench/render-cpu.py` (CPU seconds, four alternating runs;
-    /// samples / photos / gradients), against texture and slow pairs alone: 2,862,144 B, 88.08,
-    /// −1.5; 9,016,681 B, 79.38, −3.6; 18,808,641 B, 81.19, −2.6; 0.387–0.424 / 0.986–1.050 /
-    /// 2.646–2.812 s. With it: 2,806,102 B, 87.81, −2.5; 9,029,439 B, 79.40, −3.6;
-    /// 18,786,847 B, 81.10, −3.9; 0.342–0.366 / 0.953–1.033 / 2.487–2.675 s. Pairs everywhere
-    /// let a frame of the colour wheel's move fall 5.3 below pngquant's (gradients 1.23 s
-    /// against 1.44 s in the probe); three frames to a palette where all three views have at
-    /// most 64 cells took the sample banners' mean to 87.47, 0.33 above pngquant's, for about
-    /// 3% less CPU time on them and none on the gradients: not kept.
+    /// and one mapping. A very colourful smooth view (the colour wheel's, 146 to 244 cells;
+    /// 117 and 107 where it comes in and goes out, which pair) keeps a palette per frame; the
+    /// sample banners' views have 39 to 61 cells, the photographs' 52 to 137, the gradient
+    /// set's other views 20 to 112. Measured with `bench/quality-probe.py` (bytes; SSIMULACRA2
+    /// mean, pngquant's 87.14 / 78.77 / 79.19; worst gap to pngquant's), against texture and
+    /// slow pairs alone: 2,862,144 B, 88.08, −1.5; 9,016,681 B, 79.38, −3.6; 18,808,641 B,
+    /// 81.19, −2.6. With it: 2,806,102 B, 87.81, −2.5; 9,029,439 B, 79.40, −3.6; 18,774,551 B,
+    /// 81.13, −3.9. CPU seconds (`bench/render-cpu.py`, four alternating runs; samples / photos
+    /// / gradients) with the count made per view from the view's own columns (02e7763, the
+    /// gradients 18,786,847 B): 0.342–0.366 / 0.953–1.033 / 2.487–2.675 s against
+    /// 0.387–0.424 / 0.986–1.050 / 2.646–2.812 s without. Pairs everywhere let a frame of the
+    /// colour wheel's move fall 5.3 below pngquant's (gradients 1.23 s against 1.44 s in the
+    /// probe); three frames to a palette where all three views have at most 64 cells took the
+    /// sample banners' mean to 87.47, 0.33 above pngquant's, for about 3% less CPU time on
+    /// them and none on the gradients: not kept. The wheel's entering view, at 117, is close
+    /// to the limit: the limit is a measured choice, not a derived one.
     static let pairedColours = 120
 
     /// k-means passes when dithering, for a hold's palette and a moving frame's. Measured
