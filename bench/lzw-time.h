@@ -1,0 +1,2 @@
+// giflib for bench/lzw-time.swift.
+#include <gif_lib.h>
