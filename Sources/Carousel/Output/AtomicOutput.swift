@@ -6,6 +6,11 @@ import Foundation
 ///   `O_CREAT | O_EXCL` and mode 0666 (the process umask applies, which is never
 ///   changed), and renamed into place when complete. An existing file keeps its
 ///   permission bits. On failure the temporary file is removed and the target is untouched.
+///   The file is not flushed to the disk (`fsync`) before the rename, as with ffmpeg,
+///   gifsicle and pngquant: a failed run cannot leave a partial file, and the file
+///   system writes the finished file back in its own time. A flush cost 8 to 10 ms of a
+///   sample-banner render of about 200 ms, and 32 to 37 ms of the gradient set's 1.3 s
+///   (`strace -T -e trace=fsync`).
 /// - A symlink: the file it points to is replaced that way; the link stays.
 /// - Not a regular file (a FIFO, a character device, `/dev/stdout`, `/proc/self/fd/N`):
 ///   written directly, streaming; it is never replaced.
@@ -37,7 +42,6 @@ public enum AtomicOutput {
         do throws(CarouselError) {
             if let existingMode, fchmod(fd, existingMode) != 0 { throw .output(path, FileErrors.posixReason(errno)) }
             try body(sink)
-            guard fsync(fd) == 0 || errno == EINVAL else { throw .output(path, FileErrors.posixReason(errno)) }
         } catch {
             close(fd)
             unlink(temporary)
