@@ -20,14 +20,16 @@ struct Image {
 }
 
 func images(_ path: String) -> [Image] {
+    // Control characters escaped, so an error stays one line.
+    let name = path.unicodeScalars.contains { $0.value < 32 || $0.value == 127 } ? path.debugDescription : path
     var error: Int32 = 0
     guard let gif = DGifOpenFileName(path, &error) else {
-        FileHandle.standardError.write("lzw-time: \(path): not readable as a GIF (giflib error \(error))\n".data(using: .utf8)!)
+        FileHandle.standardError.write("lzw-time: \(name): not readable as a GIF (giflib error \(error))\n".data(using: .utf8)!)
         exit(1)
     }
     defer { DGifCloseFile(gif, &error) }
     guard DGifSlurp(gif) == GIF_OK else {
-        FileHandle.standardError.write("lzw-time: \(path): not a whole GIF (giflib error \(gif.pointee.Error))\n".data(using: .utf8)!)
+        FileHandle.standardError.write("lzw-time: \(name): not a whole GIF (giflib error \(gif.pointee.Error))\n".data(using: .utf8)!)
         exit(1)
     }
     return (0..<Int(gif.pointee.ImageCount)).map { i in
@@ -44,18 +46,26 @@ struct LZWTime {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var passes = 5
-        if arguments.first == "--passes", arguments.count > 1, let n = Int(arguments[1]), n > 0 {
+        func usage(_ problem: String) -> Never {
+            FileHandle.standardError.write("lzw-time: \(problem); usage: lzw-time [--passes N] GIF... (N from 1 to 1000)\n".data(using: .utf8)!)
+            exit(64)
+        }
+        if arguments.first == "--passes" {
+            guard arguments.count > 1, let n = Int(arguments[1]), (1...1000).contains(n) else {
+                usage("--passes takes a whole number from 1 to 1000, got \(arguments.count > 1 ? arguments[1].debugDescription : "nothing")")
+            }
             passes = n
             arguments.removeFirst(2)
         }
-        guard !arguments.isEmpty else {
-            FileHandle.standardError.write("usage: lzw-time [--passes N] GIF...\n".data(using: .utf8)!)
-            exit(64)
-        }
+        guard !arguments.isEmpty else { usage("no GIF given") }
         let all = arguments.flatMap(images)
         let pixels = all.reduce(0) { $0 + $1.indices.count }
         let bytes = all.reduce(0) { total, image in
             total + image.indices.withUnsafeBufferPointer { GIFLZW.compress($0, minimumCodeSize: image.codeSize).count }
+        }
+        guard pixels > 0 else {
+            FileHandle.standardError.write("lzw-time: the GIFs hold no pixels to compress\n".data(using: .utf8)!)
+            exit(1)
         }
         print("\(all.count) images, \(pixels) pixels, \(bytes) bytes of LZW data")
         for pass in 1...passes {
@@ -65,7 +75,10 @@ struct LZWTime {
                 image.indices.withUnsafeBufferPointer { GIFLZW.compress($0, minimumCodeSize: image.codeSize) { written &+= $0.count } }
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            precondition(written == bytes, "lzw-time: a pass wrote \(written) bytes, the first \(bytes)")
+            guard written == bytes else {
+                FileHandle.standardError.write("lzw-time: pass \(pass) wrote \(written) bytes, the first \(bytes)\n".data(using: .utf8)!)
+                exit(1)
+            }
             print(String(format: "pass %d: %.3f s, %.2f ns a pixel", pass, seconds, seconds * 1e9 / Double(pixels)))
         }
     }
