@@ -127,14 +127,9 @@ public struct Carousel: Sendable {
 
     private func picture(of state: FrameState, page: Int) -> RGBAImage {
         let stripX = geometry.stripX(forX0: geometry.x0(at: state.position))
-        let view = strip.cropped(x: stripX, width: geometry.width, height: geometry.height)
-        var image: RGBAImage
-        if options.dots.extraHeight > 0 {
-            image = RGBAImage(width: width, height: height, fill: options.background)
-            image.paste(view, x: 0, y: 0)
-        } else {
-            image = view
-        }
+        // The viewport's crop with the footer band below it, in one buffer.
+        var image = strip.cropped(x: stripX, width: geometry.width, height: geometry.height,
+                                  padding: options.dots.extraHeight, fill: options.background)
         let frame = overlayFrame(state, page: page)
         for overlay in overlays { overlay.draw(on: &image, frame: frame) }
         return image

@@ -25,4 +25,18 @@ struct RGBAImageTests {
         #expect(rect.left == xs.min()! && rect.top == ys.min()!)
         #expect(rect.width == xs.max()! - xs.min()! + 1 && rect.height == ys.max()! - ys.min()! + 1)
     }
+
+    /// A crop with rows of a colour below it is the crop pasted on an image filled with that
+    /// colour (a frame with its footer band), with and without rows below, and with the
+    /// clear colour.
+    @Test(arguments: [(0, RGBA(r: 9, g: 80, b: 200)), (3, RGBA(r: 9, g: 80, b: 200)), (2, RGBA.clear)])
+    func paddedCropIsTheCropOnAFill(_ padding: Int, _ fill: RGBA) {
+        var strip = RGBAImage(width: 20, height: 6)
+        for y in 0..<6 {
+            for x in 0..<20 { strip[x, y] = RGBA(r: UInt8(x * 11), g: UInt8(y * 40), b: UInt8(x * y), a: UInt8(255 - x)) }
+        }
+        var expected = RGBAImage(width: 9, height: 6 + padding, fill: fill)
+        expected.paste(strip.cropped(x: 7, width: 9, height: 6), x: 0, y: 0)
+        #expect(strip.cropped(x: 7, width: 9, height: 6, padding: padding, fill: fill) == expected)
+    }
 }

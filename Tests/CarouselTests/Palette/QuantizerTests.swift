@@ -360,6 +360,49 @@ struct QuantizerTests {
         }
     }
 
+    /// A pixel's ordered index depends on its colour, its mask flag and its place in the
+    /// pattern alone, whatever the pixels around it: the mix cache, and the colours a miss
+    /// works out ahead of the loop, change the time taken, never an index. Each pixel of a
+    /// picture of many colours in runs of one to three (so a miss often finds another
+    /// colour a pixel or two ahead) is checked against its colour mapped alone, as a
+    /// 2x2 image at the same phase of the pattern.
+    @Test func orderedIndicesDependOnColourAndPlaceAlone() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let (w, h) = (61, 9)
+        var image = RGBAImage(width: w, height: h)
+        var x = 0, y = 0, colour = RGBA(r: 0, g: 0, b: 0)
+        for k in 0..<(w * h) {
+            if k % w == 0 || next() % 3 == 0 {
+                colour = RGBA(r: UInt8(next() % 256), g: UInt8(next() % 256), b: UInt8(next() % 256))
+            }
+            image[x, y] = colour
+            x += 1
+            if x == w { (x, y) = (0, y + 1) }
+        }
+        let palette = (0..<40).map { _ in RGBA(r: UInt8(next() % 256), g: UInt8(next() % 256), b: UInt8(next() % 256)) }
+        let mapper = ColorMapper(palette: palette, weights: .perceptual)
+        let plain = (0..<(w * h)).map { $0 % 7 == 3 }
+        let originX = 5
+        let mapped = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil, originX: originX,
+                                   only: nil, undithered: plain)
+        var mixed = 0
+        for i in 0..<(w * h) {
+            let (px, py) = (i % w, i / w)
+            let c = image[px, py]
+            let alone = Quantizer.map(RGBAImage(width: 2, height: 2, fill: c), mapper: mapper, dither: .ordered,
+                                      transparentIndex: nil, originX: 0, only: nil,
+                                      undithered: [Bool](repeating: plain[i], count: 4))
+            let expected = alone[(py % 2) * 2 + (px + originX) % 2]
+            #expect(mapped[i] == expected, "pixel (\(px), \(py))")
+            if Set(alone).count > 1 { mixed += 1 }
+        }
+        #expect(mixed > w * h / 2, "most pixels are mixes of several entries")
+    }
+
     /// Pixels the dither mask flags take their nearest entry; the others keep their dithered index.
     @Test func maskedPixelsTakeTheirNearestEntry() {
         let (image, palette) = Self.rampsAndPalette()

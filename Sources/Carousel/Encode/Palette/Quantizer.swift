@@ -179,8 +179,10 @@ public struct Quantizer: Sendable {
         // its colour up: skipping the lookup where a pixel repeats its left neighbour's colour
         // was a branch that dithered gradients mispredict (the sample banners' render took
         // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
-        // `bench/render-cpu.py`). A miss is worked out outside the loop (``entry(_:mapper:palette:)``),
-        // which leaves the loop's variables in registers. Against separate key and candidate
+        // `bench/render-cpu.py`). A miss is worked out outside the loop
+        // (``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:)``, which also works out the
+        // next new colour a few pixels ahead beside it), which leaves the loop's variables in
+        // registers. Against separate key and candidate
         // tables, a second cache for undithered pixels and the miss inlined, with the same bytes,
         // the render's CPU time (four alternating runs of `bench/render-cpu.py`) went from
         // 0.412–0.436 to 0.396–0.421 s on the sample banners and 2.691–2.766 to 2.672–2.737 s
@@ -190,7 +192,6 @@ public struct Quantizer: Sendable {
         let cache = UnsafeMutablePointer<UInt64>.allocate(capacity: cacheSize)
         cache.initialize(repeating: .max, count: cacheSize)
         defer { cache.deallocate() }
-        @inline(__always) func slot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
         let hasTransparency = transparentIndex != nil
         let flags = only ?? []
         image.pixels.withUnsafeBytes { raw in
@@ -218,10 +219,11 @@ public struct Quantizer: Sendable {
                             }
                             let flat = masked ? UInt32(plainBytes![row &+ x]) : 0
                             let key = pixel & 0xFF_FFFF | flat << 24
-                            let s = slot(pixel) ^ Int(flat << 14)
+                            let s = Quantizer.mixSlot(pixel) ^ Int(flat << 14)
                             var entry = cache[s]
                             if UInt32(truncatingIfNeeded: entry >> 32) != key {
-                                entry = Quantizer.entry(key, mapper: mapper, palette: palette)
+                                entry = Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
+                                                        remaining: w &- x &- 1, cache: cache, mapper: mapper, palette: palette)
                                 cache[s] = entry
                             }
                             let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
@@ -237,35 +239,63 @@ public struct Quantizer: Sendable {
     /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``
     /// for `key`: the key above the four candidates of ``mix(_:_:_:mapper:palette:)``, or above the
     /// nearest entry four times for an undithered colour (bit 24 of the key).
+    ///
+    /// A miss is rarely alone: the first of the next few pixels (`ahead`, with their `aheadFlags`,
+    /// `remaining` of them in the row) whose colour differs is looked up too, and when it misses and
+    /// both colours are dithered, the two mixes are worked out side by side
+    /// (``mixes(_:_:mapper:palette:)``) and the other's entry goes into `cache` for when the loop
+    /// gets there. Every entry depends on its key alone and every lookup checks the key, so what
+    /// the cache holds changes the time taken, never an index.
     @inline(never)
-    private static func entry(_ key: UInt32, mapper: ColorMapper, palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt64 {
+    private static func entry(_ key: UInt32, ahead: UnsafePointer<UInt32>, aheadFlags: UnsafePointer<UInt8>?, remaining: Int,
+                              cache: UnsafeMutablePointer<UInt64>, mapper: ColorMapper,
+                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt64 {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
-        let entries = key >> 24 != 0 ? UInt32(mapper.nearest(r, g, b)) &* 0x0101_0101 : mix(r, g, b, mapper: mapper, palette: palette)
-        return UInt64(key) << 32 | UInt64(entries)
+        guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(r, g, b)) &* 0x0101_0101) }
+        var j = 0
+        while j < min(remaining, lookAhead) {
+            let other = UInt32(littleEndian: ahead[j]) & 0xFF_FFFF | UInt32(aheadFlags?[j] ?? 0) << 24
+            j &+= 1
+            guard other != key else { continue }
+            let s = mixSlot(other)
+            guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
+            let (mine, its) = mixes((r, g, b), (Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF)),
+                                    mapper: mapper, palette: palette)
+            cache[s] = UInt64(other) << 32 | UInt64(its)
+            return UInt64(key) << 32 | UInt64(mine)
+        }
+        return UInt64(key) << 32 | UInt64(mix(r, g, b, mapper: mapper, palette: palette))
     }
 
-    /// Four entries whose mean approximates (r, g, b), sorted by luma (then index), one per
-    /// byte from the lowest.
+    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:)``
+    /// looks for a second colour to work out beside it.
+    private static let lookAhead = 4
+
+    /// The slot of a dithered colour's key in the mix cache of
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``: the low 5
+    /// bits of its channels (an undithered colour's slot has the top bit flipped).
     @inline(__always)
-    private static func mix(_ r: Int32, _ g: Int32, _ b: Int32, mapper: ColorMapper,
-                            palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
-        var er: Int32 = 0, eg: Int32 = 0, eb: Int32 = 0
-        var keys: (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-        for k in 0..<4 {
-            let c = mapper.nearest(min(255, max(0, r &+ er)), min(255, max(0, g &+ eg)), min(255, max(0, b &+ eb)))
-            let q = palette[Int(c)]
-            er &+= r &- q.0
-            eg &+= g &- q.1
-            eb &+= b &- q.2
-            // Luma (at most 255000) above the index: distinct keys, ordered by luma then index.
-            let key = (q.0 &* 299 &+ q.1 &* 587 &+ q.2 &* 114) << 8 | Int32(c)
-            switch k {
-            case 0: keys.0 = key
-            case 1: keys.1 = key
-            case 2: keys.2 = key
-            default: keys.3 = key
-            }
-        }
+    static func mixSlot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
+
+    /// One of a mix's four candidates: the entry nearest to `color` plus the error `error` the
+    /// candidates so far leave, as its luma above its index; `error` takes this one's on.
+    @inline(__always)
+    private static func candidate(_ color: (Int32, Int32, Int32), _ error: inout (Int32, Int32, Int32), mapper: ColorMapper,
+                                  palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> Int32 {
+        let c = mapper.nearest(min(255, max(0, color.0 &+ error.0)), min(255, max(0, color.1 &+ error.1)),
+                               min(255, max(0, color.2 &+ error.2)))
+        let q = palette[Int(c)]
+        error.0 &+= color.0 &- q.0
+        error.1 &+= color.1 &- q.1
+        error.2 &+= color.2 &- q.2
+        // Luma (at most 255000) above the index: distinct keys, ordered by luma then index.
+        return (q.0 &* 299 &+ q.1 &* 587 &+ q.2 &* 114) << 8 | Int32(c)
+    }
+
+    /// Four candidates' entries sorted by their keys (luma, then index), one per byte from the lowest.
+    @inline(__always)
+    private static func sorted(_ keys: (Int32, Int32, Int32, Int32)) -> UInt32 {
+        var keys = keys
         // A sorting network for four.
         if keys.0 > keys.1 { swap(&keys.0, &keys.1) }
         if keys.2 > keys.3 { swap(&keys.2, &keys.3) }
@@ -273,6 +303,36 @@ public struct Quantizer: Sendable {
         if keys.1 > keys.3 { swap(&keys.1, &keys.3) }
         if keys.1 > keys.2 { swap(&keys.1, &keys.2) }
         return UInt32(keys.0 & 0xFF) | UInt32(keys.1 & 0xFF) << 8 | UInt32(keys.2 & 0xFF) << 16 | UInt32(keys.3 & 0xFF) << 24
+    }
+
+    /// Four entries whose mean approximates (r, g, b), sorted by luma (then index), one per
+    /// byte from the lowest: each candidate the entry nearest to the colour plus the error the
+    /// candidates before it leave.
+    @inline(__always)
+    private static func mix(_ r: Int32, _ g: Int32, _ b: Int32, mapper: ColorMapper,
+                            palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
+        var error: (Int32, Int32, Int32) = (0, 0, 0)
+        let k0 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
+        let k1 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
+        let k2 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
+        let k3 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
+        return sorted((k0, k1, k2, k3))
+    }
+
+    /// ``mix(_:_:_:mapper:palette:)`` of two colours, their candidates found in turn: each
+    /// colour's four searches depend on one another, the two colours' do not, so the
+    /// processor overlaps them. With the same bytes, the mixes' share of a gradients render's
+    /// CPU samples (`perf record -e cpu-clock`) went from 23.7% to 20.6%; docs/behaviour.md
+    /// gives the render times.
+    @inline(__always)
+    private static func mixes(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32), mapper: ColorMapper,
+                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> (UInt32, UInt32) {
+        var ea: (Int32, Int32, Int32) = (0, 0, 0), eb = ea
+        let a0 = candidate(a, &ea, mapper: mapper, palette: palette), b0 = candidate(b, &eb, mapper: mapper, palette: palette)
+        let a1 = candidate(a, &ea, mapper: mapper, palette: palette), b1 = candidate(b, &eb, mapper: mapper, palette: palette)
+        let a2 = candidate(a, &ea, mapper: mapper, palette: palette), b2 = candidate(b, &eb, mapper: mapper, palette: palette)
+        let a3 = candidate(a, &ea, mapper: mapper, palette: palette), b3 = candidate(b, &eb, mapper: mapper, palette: palette)
+        return (sorted((a0, a1, a2, a3)), sorted((b0, b1, b2, b3)))
     }
 
     /// Floyd–Steinberg error diffusion with a serpentine scan; the carried error is
