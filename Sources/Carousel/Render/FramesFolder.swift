@@ -7,10 +7,8 @@ public enum FramesFolder {
     public static func write(_ carousel: Carousel, to folder: URL, name: String,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         try PNGSequenceEncoder().write(carousel.plan(), to: folder, name: name, progress: progress)
-        do {
-            try Data(json(carousel).utf8).write(to: folder.appendingPathComponent("frames.json"))
-        } catch {
-            throw .output(name, "cannot write frames.json: \(FileErrors.reason(error, path: folder.path))")
+        if let reason = PNGSequenceEncoder.write(Data(json(carousel).utf8), to: folder.appendingPathComponent("frames.json").path) {
+            throw .output(name, "cannot write frames.json: \(reason)")
         }
     }
 

@@ -56,4 +56,28 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: target) == ["frame-00000.png"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"])
     }
+
+    /// A frames folder's files are written whole over older ones of the same name (a longer
+    /// file is cut to the new length), and a file that cannot be written is named in a one-line
+    /// error.
+    @Test func framesFolderWritesOverOlderFilesAndNamesTheOneItCannotWrite() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = CarouselOptions()
+        options.script = try Script(parsing: "hold 0.1; next 0.1")
+        let carousel = try Carousel(images: Fixtures.items(2, width: 40, height: 20), options: options)
+        let first = dir.appendingPathComponent("frame-00000.png")
+        try Data(repeating: 0xAB, count: 1 << 16).write(to: first)
+        try FramesFolder.write(carousel, to: dir, name: "out")
+        #expect(try Data(contentsOf: first) == PNGCodec.encode(carousel.frame(index: 0), fast: true))
+        #expect(try Data(contentsOf: dir.appendingPathComponent("frames.json")).starts(with: Data("{".utf8)))
+
+        let blocked = try folder()
+        defer { try? FileManager.default.removeItem(at: blocked) }
+        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("frame-00001.png"),
+                                                withIntermediateDirectories: false)
+        #expect(throws: CarouselError.output("out", "cannot write frame-00001.png: \(String(cString: strerror(EISDIR)))")) {
+            try FramesFolder.write(carousel, to: blocked, name: "out")
+        }
+    }
 }
