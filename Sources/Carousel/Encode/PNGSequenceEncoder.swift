@@ -42,9 +42,9 @@ public struct PNGSequenceEncoder: Sendable {
     /// disk; returns why it failed, or nil. `carousel frames` writes into a temporary folder
     /// that replaces the output whole when every frame is in
     /// (``AtomicOutput/writeFolder(at:isReplaceable:_:)``), as a single output file is renamed
-    /// into place without a flush. Foundation's
-    /// `Data.write(to:)` flushes each file on Linux: 116 `fsync` calls and 0.106 s of a 0.35 s
-    /// `carousel frames` run of two 1125x665 images (`strace -f -T -e trace=fsync`).
+    /// into place without a flush. Foundation's `Data.write(to:)`, used before, flushes each
+    /// file on Linux (`fsync`): the sample banners' 288 frames took 0.43 to 0.45 s with it and
+    /// 0.25 to 0.27 s without (docs/behaviour.md, *Output targets*).
     static func write(_ data: Data, to path: String) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { return FileErrors.posixReason(errno) }
