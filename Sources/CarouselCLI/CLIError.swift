@@ -15,6 +15,12 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// A usage error.
     static func usage(_ line: String) -> CLIError { CLIError(description: line, status: 64) }
 
+    /// Refuses an empty `-o`, a usage error: the empty path resolves to the working folder,
+    /// which `frames` would take for its output folder.
+    static func checkOutput(_ path: String) throws(CLIError) {
+        if path.isEmpty { throw .usage("-o: the path is empty") }
+    }
+
     init(description: String, status: Int32) {
         self.description = description
         self.status = status

@@ -16,6 +16,7 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let start = Date()
+        try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         guard let time = MediaTime(parsing: at) else {
             throw CLIError.usage("--at: expected a time in seconds (2, 1.5s or 300ms), got \"\(at)\"")
@@ -39,6 +40,7 @@ struct Frames: ParsableCommand {
 
     func run() throws {
         let start = Date()
+        try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
@@ -57,6 +59,7 @@ struct Strip: ParsableCommand {
 
     func run() throws {
         let start = Date()
+        try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)

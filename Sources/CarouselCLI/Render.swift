@@ -13,6 +13,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let start = Date()
+        try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         let format = try outputFormat(carousel.options.format)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }

@@ -40,6 +40,11 @@ struct HardeningTests {
         Case(arguments: ["render", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
         Case(arguments: ["render", "imgs", "-o", "/proc/x.gif"], status: 1, says: "/proc/x.gif: cannot write in /proc: its file system does not allow new files"),
         Case(arguments: ["render", "imgs", "-o", "nofolder/x.gif"], status: 1, says: "cannot write in nofolder: no such folder"),
+        Case(arguments: ["render", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
+        Case(arguments: ["render", "imgs", "--format", "gif", "-o", ""], status: 64, says: "-o: the path is empty"),
+        Case(arguments: ["frames", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
+        Case(arguments: ["frame", "imgs", "--at", "0", "-o", ""], status: 64, says: "-o: the path is empty"),
+        Case(arguments: ["strip", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
     ]
 
     static func workspace() throws -> Workspace {
