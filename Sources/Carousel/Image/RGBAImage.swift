@@ -67,33 +67,23 @@ public struct RGBAImage: Equatable, Sendable {
     ///
     /// The block must lie inside the image; the renderer's geometry guarantees it.
     public func cropped(x: Int, y: Int = 0, width w: Int, height h: Int) -> RGBAImage {
-        precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height,
+        cropped(x: x, y: y, width: w, height: h, padding: 0, fill: .clear)
+    }
+
+    /// ``cropped(x:y:width:height:)`` with `padding` rows of `fill` below the block: what the
+    /// crop pasted on a filled image gives, in one buffer written once (a frame with a footer
+    /// band; the crop, the fill and the paste wrote three).
+    func cropped(x: Int, y: Int = 0, width w: Int, height h: Int, padding: Int, fill: RGBA) -> RGBAImage {
+        precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height && padding >= 0,
                      "RGBAImage.cropped: \(w)x\(h) at (\(x), \(y)) is outside \(width)x\(height)")
-        let out = [UInt8](unsafeUninitializedCapacity: w * h * 4) { dst, count in
+        let out = [UInt8](unsafeUninitializedCapacity: w * (h + padding) * 4) { dst, count in
             pixels.withUnsafeBufferPointer { src in
                 for row in 0..<h {
                     let from = ((y + row) * width + x) * 4
                     (dst.baseAddress! + row * w * 4).initialize(from: src.baseAddress! + from, count: w * 4)
                 }
             }
-            count = w * h * 4
-        }
-        return RGBAImage(width: w, height: h, pixels: out)
-    }
-
-    /// The `width x height` block at (`x`, 0), with `padding` rows of `fill` below it: what
-    /// ``cropped(x:y:width:height:)`` pasted on a filled image gives, in one buffer written
-    /// once (a frame with a footer band; the crop, the fill and the paste wrote three).
-    func cropped(x: Int, width w: Int, height h: Int, padding: Int, fill: RGBA) -> RGBAImage {
-        precondition(x >= 0 && x + w <= width && h <= height && padding >= 0,
-                     "RGBAImage.cropped: \(w)x\(h) at (\(x), 0) is outside \(width)x\(height)")
-        let out = [UInt8](unsafeUninitializedCapacity: w * (h + padding) * 4) { dst, count in
-            pixels.withUnsafeBufferPointer { src in
-                for row in 0..<h {
-                    (dst.baseAddress! + row * w * 4).initialize(from: src.baseAddress! + (row * width + x) * 4, count: w * 4)
-                }
-            }
-            if let below = UnsafeMutableRawPointer(dst.baseAddress.map { $0 + w * h * 4 }) {
+            if padding > 0, let below = UnsafeMutableRawPointer(dst.baseAddress.map { $0 + w * h * 4 }) {
                 RGBAImage.fill(below, pixels: w * padding, with: fill)
             }
             count = w * (h + padding) * 4

@@ -7,7 +7,7 @@ public enum FramesFolder {
     public static func write(_ carousel: Carousel, to folder: URL, name: String,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         try PNGSequenceEncoder().write(carousel.plan(), to: folder, name: name, progress: progress)
-        if let reason = PNGSequenceEncoder.write(Data(json(carousel).utf8), to: folder.appendingPathComponent("frames.json").path) {
+        if let reason = AtomicOutput.writeInFolder(Data(json(carousel).utf8), to: folder.appendingPathComponent("frames.json").path) {
             throw .output(name, "cannot write frames.json: \(reason)")
         }
     }

@@ -275,7 +275,7 @@ public struct Quantizer: Sendable {
     /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``: the low 5
     /// bits of its channels (an undithered colour's slot has the top bit flipped).
     @inline(__always)
-    static func mixSlot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
+    private static func mixSlot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
 
     /// One of a mix's four candidates: the entry nearest to `color` plus the error `error` the
     /// candidates so far leave, as its luma above its index; `error` takes this one's on.
