@@ -75,6 +75,60 @@ import Testing
         }
     }
 
+    /// A moving frame's sampled pixel counts as long as it keeps its colour in the frames
+    /// ahead: the pixel-at-a-time count gives what the row-at-a-time count gives, on a layer
+    /// whose columns repeat in runs (so colours stay for some frames and not others), with
+    /// spans and a limit that clamp.
+    @Test func framesKeptByPixelMatchesByRow() {
+        let width = 24, layerWidth = 64, rows = 5, limit = 8
+        // Runs of 1 to 6 equal columns from three colours (a fixed pseudo-random sequence),
+        // so runs meet runs of the same colour.
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        var layer: [UInt32] = []
+        for _ in 0..<rows {
+            var row: [UInt32] = []
+            while row.count < layerWidth {
+                row += Array(repeating: UInt32(next(3)), count: 1 + next(6))
+            }
+            layer += row.prefix(layerWidth)
+        }
+        let frames = (0..<12).map { k in
+            FramePlan.Frame(source: k, span: [1, 2, 3][k % 3], delay: 4, scene: 0,
+                            layerX: min(k * 3, layerWidth - width), overlayBoxes: [])
+        }
+        let counts = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+        let alive = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+        defer {
+            counts.deallocate()
+            alive.deallocate()
+        }
+        var kept = Set<UInt8>()
+        layer.withUnsafeBufferPointer { layer in
+            for after in 1..<frames.count {
+                let ahead = SceneEncoder.FramesAhead(frames, after: after, limit: limit)
+                let shownAt = frames[after - 1].layerX
+                for y in 0..<rows {
+                    ahead.framesKept(layer, row: y * layerWidth, width: width, shownAt: shownAt,
+                                     into: counts, alive: alive)
+                    for x in 0..<width {
+                        let one = ahead.framesKept(layer.baseAddress!, row: y * layerWidth, column: x, shownAt: shownAt)
+                        #expect(one == counts[x], "frame \(after), row \(y), column \(x)")
+                        kept.insert(one)
+                    }
+                }
+            }
+        }
+        // The layer gave pixels that change at once, pixels that stay a while, and pixels
+        // held at the limit.
+        #expect(kept.contains(1))
+        #expect(kept.contains(UInt8(limit)))
+        #expect(kept.count > 3)
+    }
+
     /// When dithering, moving frames share a palette two by two where both views are mostly
     /// texture, and keep one each over smooth, colourful pictures; the compact encoding
     /// keeps one group per move.

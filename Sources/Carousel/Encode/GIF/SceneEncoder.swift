@@ -298,13 +298,6 @@ struct SceneEncoder: Sendable {
             var sampled = 0
             var before = previous
             var rowChanged = [UInt8](repeating: 0, count: w)
-            // A layer row's frames kept by column, and the flags that make them (``FramesAhead``).
-            let kept = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w))
-            let alive = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, w))
-            defer {
-                kept.deallocate()
-                alive.deallocate()
-            }
             for (n, k) in group.enumerated() {
                 let image = picture(k)
                 let shownAt = xs[n], offset = xs[n] - regionX
@@ -351,15 +344,11 @@ struct SceneEncoder: Sendable {
                                                         }
                                                         // A quarter: screen pixel (x, y) when x + 2y is a multiple of 4.
                                                         let first = quarter ? (4 - (2 * y) & 3) & 3 : 0
-                                                        if y < layerHeight {
-                                                            ahead.framesKept(layer, row: layerRow, width: w, shownAt: shownAt,
-                                                                             into: kept, alive: alive)
-                                                        }
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = current[row + x]
                                                             if y < layerHeight {
                                                                 if plain.count > 0 { coarse[sampled] = plain[regionRow + x] }
-                                                                counts[sampled] = kept[x]
+                                                                counts[sampled] = ahead.framesKept(layer.baseAddress!, row: layerRow, column: x, shownAt: shownAt)
                                                             } else {
                                                                 counts[sampled] = 1
                                                             }
@@ -524,6 +513,26 @@ struct SceneEncoder: Sendable {
                 n += frames[j].span
                 j += 1
             }
+        }
+
+        /// How many timeline frames, from 1 up to the limit, the screen pixel in column `x` of
+        /// one layer row (`row` is the row's start) keeps its colour: 1 for the frame that shows
+        /// the layer from `layerX`, and the spans of the frames ahead while they show the same
+        /// colour there, as ``framesKept(_:row:width:shownAt:into:alive:)`` gives for a whole
+        /// row. One pixel at a time, for the quarter of a moving frame's changed pixels that its
+        /// palette samples: most of them change again in the next frame, so the loop mostly
+        /// stops at its first comparison, where the row's loop compares every column of the
+        /// row for as long as any column keeps its colour (a vertical gradient, where the move
+        /// changes nothing, keeps the whole row going through every frame ahead).
+        @inline(__always)
+        func framesKept(_ layer: UnsafePointer<UInt32>, row: Int, column x: Int, shownAt layerX: Int) -> UInt8 {
+            let colour = layer[row + layerX + x]
+            var count = 1
+            for j in 0..<self.layerX.count {
+                guard layer[row + self.layerX[j] + x] == colour else { break }
+                count = min(count + spans[j], limit)
+            }
+            return UInt8(truncatingIfNeeded: count)
         }
 
         /// For each of the `width` screen columns of one layer row (`row` is the row's start),
