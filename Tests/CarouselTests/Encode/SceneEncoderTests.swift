@@ -244,6 +244,45 @@ import Testing
         #expect(gifs.allSatisfy { $0 == gifs[0] })
     }
 
+    /// A group's last picture is handed to the next group, which takes it instead of making
+    /// it again: the frames are the same bytes as without the handoff, and each picture is
+    /// taken once.
+    @Test func groupsHandTheirLastPictureOn() throws {
+        let plan = try Self.busyPlan()
+        let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+        let groups = Array(encoder.groups.prefix(8))
+        #expect(groups.count > 3)
+        #expect(groups.contains { $0.isMoving })
+        func bytes(_ frames: [Result<EncodedFrame, CarouselError>]) throws -> [[UInt8]] { try frames.map { try $0.get().bytes } }
+        for g in 1..<groups.count {
+            let handoff = PictureHandoff(capacity: 2)
+            _ = encoder.encodeGroup(g - 1, scene: nil, settling: nil, handoff: handoff)
+            #expect(handoff.count == 1)
+            let handed = try bytes(encoder.encodeGroup(g, scene: nil, settling: nil, handoff: handoff))
+            let made = try bytes(encoder.encodeGroup(g, scene: nil, settling: nil))
+            #expect(handed == made, "group \(g)")
+            // The picture before the group was taken; the group's own last one waits for the next.
+            #expect(handoff.take(groups[g].frames.lowerBound - 1) == nil)
+            let last = groups[g].frames.upperBound - 1
+            #expect(handoff.take(last) == plan.picture(plan.frames[last].source))
+            #expect(handoff.count == 0)
+        }
+    }
+
+    /// The handoff keeps at most its capacity, dropping the earliest frames' pictures.
+    @Test func pictureHandoffStaysWithinItsCapacity() {
+        let handoff = PictureHandoff(capacity: 2)
+        let pictures = (0..<4).map { RGBAImage(width: 2, height: 1, fill: RGBA(r: UInt8($0), g: 0, b: 0)) }
+        for k in [2, 0, 3, 1] { handoff.put(k, pictures[k]) }
+        #expect(handoff.count == 2)
+        #expect(handoff.take(0) == nil)
+        #expect(handoff.take(1) == nil)
+        #expect(handoff.take(3) == pictures[3])
+        #expect(handoff.take(3) == nil)
+        #expect(handoff.take(2) == pictures[2])
+        #expect(handoff.count == 0)
+    }
+
     /// A sink that fails partway stops the workers, and the encode throws its error.
     @Test func aSinkThatFailsPartwayEndsTheEncode() throws {
         final class FullDisk: ByteSink {

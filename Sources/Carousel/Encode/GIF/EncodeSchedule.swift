@@ -72,10 +72,13 @@ final class EncodeSchedule: @unchecked Sendable {
     private var rests: [Int: SceneEncoder.PreparedScene] = [:]
     private var settlingFrom: [Int: [Int32]] = [:]
     private var results: [Int: [Result<EncodedFrame, CarouselError>]] = [:]
+    /// Each group's last picture, for the group after it.
+    private let handoff: PictureHandoff
 
     init(encoder: SceneEncoder, cores: Int) {
         self.encoder = encoder
         window = max(4, 8 * cores)
+        handoff = PictureHandoff(capacity: cores + 1)
         targets = encoder.settlingTargets(encoder.groups)
         prepared = Set(targets.values)
         tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, lead: 2 * cores)
@@ -110,7 +113,7 @@ final class EncodeSchedule: @unchecked Sendable {
                 let from = encoder.settlingFrames(before: encoder.groups[g])
                 finish { settlingFrom[g] = from }
             case .group(let g):
-                let frames = encoder.encodeGroup(g, scene: ready, settling: settling)
+                let frames = encoder.encodeGroup(g, scene: ready, settling: settling, handoff: handoff)
                 finish { results[g] = frames }
             }
         }
@@ -176,5 +179,48 @@ final class EncodeSchedule: @unchecked Sendable {
     /// No task is taken from now on (writing failed).
     func cancel() {
         finish { cancelled = true }
+    }
+}
+
+/// The last picture of each group, made while the group is encoded, kept for the group
+/// after it, which compares its first frame with it (``SceneEncoder/encodeGroup(_:scene:settling:handoff:)``).
+/// A picture is taken once; at most `capacity` are kept, the earliest frames' dropped first
+/// (those whose next group started before they were made, and made its own), so memory stays
+/// flat in the frame count. Whether a picture is found changes the time taken, never a byte:
+/// the same frame's picture is the same either way.
+///
+/// `@unchecked Sendable` is safe here: `kept` is read and written only while holding `lock`.
+final class PictureHandoff: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: [(index: Int, image: RGBAImage)] = []
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Keeps frame `index`'s picture for the group that starts after it.
+    func put(_ index: Int, _ image: RGBAImage) {
+        lock.lock()
+        defer { lock.unlock() }
+        kept.append((index, image))
+        if kept.count > capacity, let earliest = kept.indices.min(by: { kept[$0].index < kept[$1].index }) {
+            kept.remove(at: earliest)
+        }
+    }
+
+    /// Frame `index`'s picture, if a group has made it and it is still kept; it is kept no longer.
+    func take(_ index: Int) -> RGBAImage? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let at = kept.firstIndex(where: { $0.index == index }) else { return nil }
+        return kept.remove(at: at).image
+    }
+
+    /// How many pictures are kept.
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return kept.count
     }
 }

@@ -578,20 +578,33 @@ struct SceneEncoder: Sendable {
     /// Group `g`'s frames encoded: its palette and mapping (`scene`, when its rest was
     /// prepared ahead; `settling`, where its move comes to rest), then each frame composed
     /// and LZW-encoded.
-    func encodeGroup(_ g: Int, scene ready: PreparedScene?,
-                     settling: Settling?) -> [Result<EncodedFrame, CarouselError>] {
+    ///
+    /// A group's frames are compared with the frame before them, the last of the group
+    /// before: `handoff` passes that picture from one group to the next, so it is made once
+    /// where it can be (a group whose worker starts before the other's has made it makes
+    /// its own).
+    func encodeGroup(_ g: Int, scene ready: PreparedScene?, settling: Settling?,
+                     handoff: PictureHandoff? = nil) -> [Result<EncodedFrame, CarouselError>] {
         let frames = plan.frames, group = groups[g]
-        // The last picture made is kept: a one-frame group's picture serves both its
-        // palette (overlay pixels) and its GIF frame.
-        var made: (index: Int, image: RGBAImage)?
+        let last = group.frames.upperBound - 1
+        // The last two pictures made are kept: a group's palette reads its frames' pictures
+        // (changed pixels, overlay pixels) and its GIF frames are composed from them after,
+        // and a moving group has at most two frames.
+        var made: [(index: Int, image: RGBAImage)] = []
+        var handed = g + 1 == groups.count
         func picture(_ k: Int) -> RGBAImage {
-            if let made, made.index == k { return made.image }
+            if let kept = made.first(where: { $0.index == k }) { return kept.image }
             let image = plan.picture(frames[k].source)
-            made = (k, image)
+            if k == last, !handed {
+                handoff?.put(k, image)
+                handed = true
+            }
+            if made.count == 2 { made.removeFirst() }
+            made.append((k, image))
             return image
         }
         let first = group.frames.lowerBound
-        var previous = first > 0 ? plan.picture(frames[first - 1].source) : nil
+        var previous = first > 0 ? handoff?.take(first - 1) ?? plan.picture(frames[first - 1].source) : nil
         let scene = ready ?? prepare(group, previous: previous, settling: settling, picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
         for k in group.frames {
