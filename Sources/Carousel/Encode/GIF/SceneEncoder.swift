@@ -589,7 +589,8 @@ struct SceneEncoder: Sendable {
         let last = group.frames.upperBound - 1
         // The last two pictures made are kept: a group's palette reads its frames' pictures
         // (changed pixels, overlay pixels) and its GIF frames are composed from them after,
-        // and a moving group has at most two frames.
+        // and a dithered moving group has at most two frames (a longer group, a hold or a
+        // move in the compact encoding, makes its pictures again for its GIF frames).
         var made: [(index: Int, image: RGBAImage)] = []
         var handed = g + 1 == groups.count
         func picture(_ k: Int) -> RGBAImage {
