@@ -64,7 +64,7 @@ struct CarouselRenderTests {
         #expect(shared > 0, "some pairs of moving frames share one (the items are textured)")
     }
 
-    /// A moving frame's palette is designed from a quarter of its changed pixels; a colour
+    /// A moving frame's palette is designed from one in eight of its changed pixels; a colour
     /// seen only in single pixels off that pattern must still reach the palette when the
     /// frame has few colours, so the GIF stays exact.
     @Test func movingFrameOfFewColoursStaysExact() throws {

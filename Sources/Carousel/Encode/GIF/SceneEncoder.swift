@@ -228,16 +228,10 @@ struct SceneEncoder: Sendable {
     /// The group's region spans the views of its frames; a layer pixel that two of them draw
     /// is mapped once, with the pattern fixed to the layer.
     ///
-    /// The palette is designed from a quarter of the changed pixels (screen pixel (x, y)
-    /// when x + 2y is a multiple of 4): the histogram, and the counting of how long each
-    /// pixel stays, cost a quarter. Where the sampled colours fit the palette exactly, it is
+    /// The palette is designed from one in eight of the changed pixels
+    /// (``movingSampleSpacing``): the histogram, and the counting of how long each pixel
+    /// stays, cost an eighth. Where the sampled colours fit the palette exactly, it is
     /// designed again from every changed pixel, so frames of few colours stay exact.
-    /// Measured with `bench/quality-probe.py` (SSIMULACRA2 means, sample banners / photos /
-    /// gradients; the worst frame's gap to pngquant's): every pixel 88.07 / 79.37 / 81.15
-    /// (−0.4 / −3.5 / −3.1); one in two 88.10 / 79.38 / 81.20 (−0.4 / −3.5 / −2.9); one in
-    /// four 88.08 / 79.39 / 81.18 (−1.5 / −3.6 / −2.7). Instructions of the benchmark renders
-    /// (`bench/render-instructions.py`): 3.81 / 7.76 / 23.34 G with every pixel, 3.52 / 7.17
-    /// / 21.70 G with one in two, 3.33 / 6.74 / 20.57 G with one in four.
     private func prepareMovingFrames(_ group: Range<Int>, previous: RGBAImage, settling: Settling?,
                                      picture: (Int) -> RGBAImage) -> PreparedScene {
         let w = plan.width, layerHeight = plan.layer.height, layerWidth = plan.layer.width
@@ -286,11 +280,11 @@ struct SceneEncoder: Sendable {
         // Which region pixels are at edges or in texture: sampled there, they count in coarse cells.
         let plain = undithered(x: regionX, width: regionWidth)
         let plainFlags = plain ?? []
-        // The changed pixels that do not settle, all or a quarter (see above),
+        // The changed pixels that do not settle, all or one in eight (see above),
         // and how long the layer keeps each one's colour there, in timeline frames; and, for
         // every changed pixel, its flag in `drawn`.
-        func collect(quarter: Bool) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
-            let spacing = quarter ? 4 : 1
+        func collect(sparse: Bool) -> (sample: [UInt8], counts: [UInt8], coarse: [Bool]) {
+            let spacing = sparse ? SceneEncoder.movingSampleSpacing : 1
             let capacity = group.count * plan.height * ((w + spacing - 1) / spacing)
             var sample = [UInt8](repeating: 0, count: capacity * 4)
             var counts = [UInt8](repeating: 0, count: capacity)
@@ -342,8 +336,8 @@ struct SceneEncoder: Sendable {
                                                                 for x in 0..<w { flags[x] = (flags[x] ? 1 : 0) | changed[x] != 0 }
                                                             }
                                                         }
-                                                        // A quarter: screen pixel (x, y) when x + 2y is a multiple of 4.
-                                                        let first = quarter ? (4 - (2 * y) & 3) & 3 : 0
+                                                        // Sparse: screen pixel (x, y) when x + 3y is a multiple of 8.
+                                                        let first = sparse ? (spacing - (3 * y) % spacing) % spacing : 0
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = current[row + x]
                                                             if y < layerHeight {
@@ -376,14 +370,14 @@ struct SceneEncoder: Sendable {
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
                         reserved: reserved, counts: collected.counts, coarse: collected.coarse)
         }
-        // The palette is designed from a quarter of the changed pixels; where those few colours
-        // fit it exactly (or none was sampled), from all of them, so a frame of few colours
-        // keeps every one exactly.
+        // The palette is designed from one in eight of the changed pixels; where those few
+        // colours fit it exactly (or none was sampled), from all of them, so a frame of few
+        // colours keeps every one exactly.
         var palette: [RGBA] = [], exact = true
-        let quarter = collect(quarter: true)
-        if !quarter.sample.isEmpty { (palette, exact) = design(quarter) }
+        let sparse = collect(sparse: true)
+        if !sparse.sample.isEmpty { (palette, exact) = design(sparse) }
         if exact {
-            var all = collect(quarter: false)
+            var all = collect(sparse: false)
             if all.sample.isEmpty {
                 let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
                 all = (region.pixels, [UInt8](repeating: 1, count: region.pixels.count / 4), plain ?? [])
@@ -519,7 +513,7 @@ struct SceneEncoder: Sendable {
         /// one layer row (`row` is the row's start) keeps its colour: 1 for the frame that shows
         /// the layer from `layerX`, and the spans of the frames ahead while they show the same
         /// colour there, as ``framesKept(_:row:width:shownAt:into:alive:)`` gives for a whole
-        /// row. One pixel at a time, for the quarter of a moving frame's changed pixels that its
+        /// row. One pixel at a time, for the eighth of a moving frame's changed pixels that its
         /// palette samples: most of them change again in the next frame, so the loop mostly
         /// stops at its first comparison, where the row's loop compares every column of the
         /// row for as long as any column keeps its colour (a vertical gradient, where the move
@@ -673,6 +667,17 @@ struct SceneEncoder: Sendable {
     /// them and none on the gradients: not kept. The wheel's entering view, at 117, is close
     /// to the limit: the limit is a measured choice, not a derived one.
     static let pairedColours = 120
+
+    /// A dithered moving frame's palette is designed from one in this many of the pixels it
+    /// changes: screen pixel (x, y) where x + 3y is a multiple of 8, a lattice that samples
+    /// every row and every column. Measured with `bench/quality-probe.py` (bytes; SSIMULACRA2
+    /// mean; the worst frame's gap to pngquant's; sample banners / photos / gradients) and
+    /// `bench/render-instructions.py`; docs/behaviour.md has the table. One in four (x + 2y a
+    /// multiple of 4): 2,806,102 / 9,029,439 / 18,774,551 B; 87.81 / 79.40 / 81.13; −2.5 /
+    /// −3.6 / −3.9. One in eight: 2,813,202 / 9,024,478 / 18,800,980 B; 87.87 / 79.28 /
+    /// 81.14; −1.9 / −3.9 / −3.5. One in sixteen (x + 5y a multiple of 16): 2,816,432 /
+    /// 9,039,621 / 18,828,735 B; 87.69 / 79.24 / 80.96; −2.5 / −4.3 / −4.2.
+    static let movingSampleSpacing = 8
 
     /// k-means passes when dithering, for a hold's palette and a moving frame's. Measured
     /// with `bench/quality-probe.py` (SSIMULACRA2 means, holds / moves passes): 2 / 1 gave
