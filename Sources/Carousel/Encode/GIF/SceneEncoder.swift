@@ -336,7 +336,7 @@ struct SceneEncoder: Sendable {
                                                                 for x in 0..<w { flags[x] = (flags[x] ? 1 : 0) | changed[x] != 0 }
                                                             }
                                                         }
-                                                        // Sparse: screen pixel (x, y) when x + 3y is a multiple of 8.
+                                                        // Sparse: screen pixel (x, y) when x + 3y is a multiple of the spacing (8).
                                                         let first = sparse ? (spacing - (3 * y) % spacing) % spacing : 0
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = current[row + x]
