@@ -217,9 +217,8 @@ public struct Quantizer: Sendable {
                                 target[x] = transparent
                                 continue
                             }
-                            let flat = masked ? UInt32(plainBytes![row &+ x]) : 0
-                            let key = pixel & 0xFF_FFFF | flat << 24
-                            let s = Quantizer.mixSlot(pixel) ^ Int(flat << 14)
+                            let key = Quantizer.cacheKey(pixel, undithered: masked ? plainBytes![row &+ x] : 0)
+                            let s = Quantizer.cacheSlot(key)
                             var entry = cache[s]
                             if UInt32(truncatingIfNeeded: entry >> 32) != key {
                                 entry = Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
@@ -254,10 +253,10 @@ public struct Quantizer: Sendable {
         guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(r, g, b)) &* 0x0101_0101) }
         var j = 0
         while j < min(remaining, lookAhead) {
-            let other = UInt32(littleEndian: ahead[j]) & 0xFF_FFFF | UInt32(aheadFlags?[j] ?? 0) << 24
+            let other = cacheKey(UInt32(littleEndian: ahead[j]), undithered: aheadFlags?[j] ?? 0)
             j &+= 1
             guard other != key else { continue }
-            let s = mixSlot(other)
+            let s = cacheSlot(other)
             guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
             let (mine, its) = mixes((r, g, b), (Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF)),
                                     mapper: mapper, palette: palette)
@@ -271,11 +270,21 @@ public struct Quantizer: Sendable {
     /// looks for a second colour to work out beside it.
     private static let lookAhead = 4
 
-    /// The slot of a dithered colour's key in the mix cache of
-    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``: the low 5
-    /// bits of its channels (an undithered colour's slot has the top bit flipped).
+    /// A pixel's key in the mix cache of
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``: its red,
+    /// green and blue (`pixel` holds bytes r, g, b, a from the lowest), and 1 << 24 when it is
+    /// `undithered` (1; 0 otherwise).
     @inline(__always)
-    private static func mixSlot(_ key: UInt32) -> Int { Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) }
+    private static func cacheKey(_ pixel: UInt32, undithered: UInt8) -> UInt32 {
+        pixel & 0xFF_FFFF | UInt32(undithered) << 24
+    }
+
+    /// A key's slot in that cache: the low 5 bits of its channels, the top bit flipped for an
+    /// undithered colour.
+    @inline(__always)
+    private static func cacheSlot(_ key: UInt32) -> Int {
+        Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) ^ Int((key >> 24) << 14)
+    }
 
     /// One of a mix's four candidates: the entry nearest to `color` plus the error `error` the
     /// candidates so far leave, as its luma above its index; `error` takes this one's on.
