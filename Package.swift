@@ -50,12 +50,10 @@ let package = Package(
             sources: ["SampleImages.swift"],
             resources: [.copy("banners")]
         ),
-        .target(name: "CAllocator"),
         .executableTarget(
             name: "CarouselCLI",
             dependencies: [
                 "Carousel",
-                "CAllocator",
                 "CarouselSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
