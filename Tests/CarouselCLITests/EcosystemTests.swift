@@ -19,8 +19,8 @@ struct EcosystemTests {
             process.currentDirectoryURL = folder
             process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()]
             let out = folder.appendingPathComponent("stdout.txt"), err = folder.appendingPathComponent("stderr.txt")
-            FileManager.default.createFile(atPath: out.path, contents: nil)
-            FileManager.default.createFile(atPath: err.path, contents: nil)
+            try Data().write(to: out)
+            try Data().write(to: err)
             process.standardOutput = try FileHandle(forWritingTo: out)
             process.standardError = try FileHandle(forWritingTo: err)
             try process.run()

@@ -49,8 +49,8 @@ enum Subprocess {
         let scratch = FileManager.default.temporaryDirectory
         let outURL = scratch.appendingPathComponent("carousel-stdout-\(UUID().uuidString)")
         let errURL = scratch.appendingPathComponent("carousel-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)

@@ -30,14 +30,14 @@ struct PageDotsTests {
 
     /// A row too wide for the viewport keeps the current dot full size and in view, and shrinks toward the ends.
     @Test(arguments: [0, 1, 7, 20, 38, 39])
-    func shrinksWhenTooMany(_ current: Int) {
+    func shrinksWhenTooMany(_ current: Int) throws {
         let dots = PageDots()
         let layout = dots.layout(count: 40, current: current, width: 120, viewportHeight: 50)
         let pages = dots.pages(count: 40, current: current, width: 120, viewportHeight: 50)
         #expect(layout.count < 40 && layout.count == pages.count)
         #expect(layout.allSatisfy { $0.x - $0.diameter / 2 >= 0 && $0.x + $0.diameter / 2 <= 120 })
-        let index = try? #require(pages.firstIndex(of: current))
-        #expect(index.map { layout[$0].diameter } == 8)
+        let index = try #require(pages.firstIndex(of: current))
+        #expect(layout[index].diameter == 8)
         if pages.first != 0 { #expect(layout.first!.diameter < 8) }
         if pages.last != 39 { #expect(layout.last!.diameter < 8) }
     }

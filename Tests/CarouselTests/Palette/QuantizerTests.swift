@@ -41,12 +41,12 @@ struct QuantizerTests {
         }
     }
 
-    @Test func reservesTransparentIndex() {
+    @Test func reservesTransparentIndex() throws {
         var image = RGBAImage(width: 8, height: 8, fill: RGBA(r: 10, g: 20, b: 30))
         image[3, 3] = .clear
         let frame = Quantizer().quantize(image)
-        let t = try? #require(frame.transparentIndex)
-        #expect(t.map { Int(frame.indices[3 * 8 + 3]) == $0 } == true)
+        let t = try #require(frame.transparentIndex)
+        #expect(Int(frame.indices[3 * 8 + 3]) == t)
         #expect(frame.indices.filter { Int($0) == t }.count == 1)
     }
 
