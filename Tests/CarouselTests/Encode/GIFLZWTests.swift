@@ -6,13 +6,16 @@ struct GIFLZWTests {
     /// The compressor writes exactly what giflib's `EGifPutLine` writes: noise over 256 entries
     /// (the code table fills and is cleared many times), runs and repeats, two- and
     /// four-entry tables (the smallest code sizes), a single pixel, runs of random lengths
-    /// and colours (codes extended by their own last pixel, through many clears) and one
-    /// run over the whole frame.
+    /// and colours (codes extended by their own last pixel, through many clears), one run
+    /// over the whole frame, and two entries alternating along the row in runs of random
+    /// lengths and pairs, as ordered dithering draws them (codes extended by the pixel before
+    /// their last).
     @Test(arguments: [(300, 200, 256, 0), (97, 61, 256, 1), (64, 64, 2, 0), (50, 40, 4, 2), (1, 1, 2, 0), (255, 3, 16, 1),
-                      (600, 400, 256, 3), (300, 200, 2, 3), (400, 300, 16, 4)])
+                      (600, 400, 256, 3), (300, 200, 2, 3), (400, 300, 16, 4), (600, 400, 256, 5), (201, 99, 4, 5),
+                      (3, 2, 2, 5)])
     func compressesAsGiflibDoes(_ width: Int, _ height: Int, _ colors: Int, _ pattern: Int) {
         var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        var run = 0, runColor: UInt8 = 0
+        var run = 0, runColor: UInt8 = 0, otherColor: UInt8 = 0
         let indices = (0..<(width * height)).map { i -> UInt8 in
             seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             switch pattern {
@@ -26,6 +29,14 @@ struct GIFLZWTests {
                 }
                 run -= 1
                 return runColor
+            case 5:
+                if run == 0 {
+                    run = 1 + Int(seed >> 58) % 40
+                    runColor = UInt8(Int(seed >> 33) % colors)
+                    otherColor = UInt8(Int(seed >> 45) % colors)
+                }
+                run -= 1
+                return i % 2 == 0 ? runColor : otherColor
             default: return UInt8(colors - 1)
             }
         }

@@ -40,6 +40,21 @@ enum GIFLZW {
     /// 0.679 / 0.691 s); ten more runs on a busier machine: 0.302 / 0.346 against
     /// 0.296 / 0.334 s, 1.890 / 2.076 against 1.865 / 2.098 s and 0.680 / 0.773 against
     /// 0.689 / 0.787 s, within the noise.
+    ///
+    /// Ordered dithering alternates two entries along a row, so a pixel often repeats the one
+    /// two before it: the second-to-last pixel of the current code's string, when the string
+    /// has at least two (every code made after the roots does). Those extensions are kept by
+    /// code too, in a second table of 4096 (`alternate`), and only the other pixels are hashed.
+    /// Which table holds a string depends on the string alone (its last two pixels and the one
+    /// read), so every lookup finds what the matching insertion stored. In the frames of the
+    /// benchmark GIFs, 59% of the pixels that were hashed on the gradients and 71% on the sample
+    /// banners repeat the pixel two before, 19% on the photographs. With the same bytes,
+    /// `bench/lzw-time.swift` went from 5.25–5.28 to 4.61–4.62 ns a pixel on a gradients
+    /// render's GIF, 5.45–5.46 to 4.53–4.58 on the sample banners' and 7.86–7.87 to 7.86–7.88
+    /// on the photographs' (two runs each, the third pass). Twelve alternating runs of
+    /// `bench/render-cpu.py` (medians of wall and CPU time): gradients 0.668 and 1.278 s before,
+    /// 0.645 and 1.228 s after; sample banners 0.114 and 0.196 s, 0.110 and 0.188 s; photos
+    /// 0.289 and 0.528 s, 0.290 and 0.535 s.
     static func compress(_ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int,
                          block: (UnsafeBufferPointer<UInt8>) -> Void) {
         // The dictionary, (prefix code << 8 | pixel) to code by open addressing in 8192 slots
@@ -51,6 +66,10 @@ enum GIFLZW {
         // one index) is kept apart, by code: `repeated[code]`, or .max when not yet made.
         let repeated = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
         repeated.initialize(repeating: .max, count: 4096)
+        // A code extended by the pixel before its last (its string has at least two pixels, and
+        // that one differs from its last) is kept apart too: `alternate[code]`.
+        let alternate = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
+        alternate.initialize(repeating: .max, count: 4096)
         // Every pixel emits at most one code of at most 12 bits, a clear code comes after at
         // least 3,837 others (4,095 less the 258 that 8-bit pixels start with), and an end
         // code closes: 1.5 bytes a pixel, a few more, and 8 bytes of room for the word stored
@@ -60,6 +79,7 @@ enum GIFLZW {
         defer {
             slots.deallocate()
             repeated.deallocate()
+            alternate.deallocate()
             packed.deallocate()
         }
         @inline(__always) func slot(_ key: Int) -> Int { Int((UInt32(truncatingIfNeeded: key) &* 2_654_435_761) >> 19) }
@@ -97,6 +117,7 @@ enum GIFLZW {
                 limit = 1 << bits
                 slots.update(repeating: .max, count: 8192)
                 repeated.update(repeating: .max, count: 4096)
+                alternate.update(repeating: .max, count: 4096)
                 return nil
             }
             defer { next &+= 1 }
@@ -114,6 +135,19 @@ enum GIFLZW {
                     continue
                 }
                 if let code = miss() { repeated[current] = UInt16(truncatingIfNeeded: code) }
+                current = pixel
+                continue
+            }
+            // A code above `end` was made by the compressor, so its string has at least two
+            // pixels and ends in the pixel before the one read: the one before that is at i - 3.
+            if current > end && Int(indices[i &- 3]) == pixel {
+                last = pixel
+                let child = alternate[current]
+                if child != .max {
+                    current = Int(child)
+                    continue
+                }
+                if let code = miss() { alternate[current] = UInt16(truncatingIfNeeded: code) }
                 current = pixel
                 continue
             }
