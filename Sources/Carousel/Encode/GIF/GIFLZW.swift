@@ -123,35 +123,33 @@ enum GIFLZW {
             defer { next &+= 1 }
             return next
         }
+        // `current` extended by `pixel` where `table` (one of the two kept by code) holds that
+        // extension if it was made: the longer string's code, or a new one after `current`.
+        @inline(__always) func extend(_ pixel: Int, in table: UnsafeMutablePointer<UInt16>) {
+            let child = table[current]
+            if child != .max {
+                current = Int(child)
+                return
+            }
+            if let code = miss() { table[current] = UInt16(truncatingIfNeeded: code) }
+            current = pixel
+        }
         var i = 1
         while i < indices.count {
             let pixel = Int(indices[i])
             i &+= 1
             if pixel == last {
                 // `current` ends in `pixel`: its child by `pixel` is in `repeated` or nowhere.
-                let child = repeated[current]
-                if child != .max {
-                    current = Int(child)
-                    continue
-                }
-                if let code = miss() { repeated[current] = UInt16(truncatingIfNeeded: code) }
-                current = pixel
-                continue
-            }
-            // A code above `end` was made by the compressor, so its string has at least two
-            // pixels and ends in the pixel before the one read: the one before that is at i - 3.
-            if current > end && Int(indices[i &- 3]) == pixel {
-                last = pixel
-                let child = alternate[current]
-                if child != .max {
-                    current = Int(child)
-                    continue
-                }
-                if let code = miss() { alternate[current] = UInt16(truncatingIfNeeded: code) }
-                current = pixel
+                extend(pixel, in: repeated)
                 continue
             }
             last = pixel
+            // A code above `end` was made by the compressor, so its string has at least two
+            // pixels and ends in the pixel before the one read: the one before that is at i - 3.
+            if current > end && Int(indices[i &- 3]) == pixel {
+                extend(pixel, in: alternate)
+                continue
+            }
             let key = current << 8 | pixel
             var s = slot(key), found = -1
             while slots[s] != .max {
