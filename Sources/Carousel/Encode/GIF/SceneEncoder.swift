@@ -248,26 +248,13 @@ struct SceneEncoder: Sendable {
                 rest.indices.withUnsafeBufferPointer { restIndices in
                     for (n, k) in group.enumerated() {
                         let target = Int32(k), offset = xs[n] - regionX
-                        let wanted = SIMD16<Int32>(repeating: target)
                         for y in 0..<layerHeight {
                             // Through pointers: the scan reads without bounds checks.
                             let settles = from.baseAddress! + y * w
                             let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
                             let regionRow = y * regionWidth + offset
-                            // Sixteen columns at a time in one vector compare: most columns of
-                            // most rows settle in no given frame.
-                            var x = 0
-                            while x &+ 16 <= w {
-                                let chunk = UnsafeRawPointer(settles + x).loadUnaligned(as: SIMD16<Int32>.self)
-                                if any(chunk .== wanted) {
-                                    for c in 0..<16 where settles[x + c] == target {
-                                        settled.append((regionRow + x + c, shown[x + c]))
-                                    }
-                                }
-                                x &+= 16
-                            }
-                            for c in x..<w where settles[c] == target {
-                                settled.append((regionRow + c, shown[c]))
+                            for x in 0..<w where settles[x] == target {
+                                settled.append((regionRow + x, shown[x]))
                             }
                         }
                     }
