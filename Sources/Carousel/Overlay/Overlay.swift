@@ -5,12 +5,20 @@
 /// their exact colours, and which colours it paints (``colors``), so a palette
 /// reserves them. A new overlay is a new conformer beside ``PageDots``.
 public protocol Overlay: Sendable {
-    /// Draws on `image`, a frame described by `frame`.
-    func draw(on image: inout RGBAImage, frame: OverlayFrame)
+    /// Draws on `rows`, the rows of a frame described by `frame` from row `top` down, at
+    /// the frame's full width: what drawing on the whole frame draws in those rows.
+    func draw(on rows: inout RGBAImage, top: Int, frame: OverlayFrame)
     /// The pixel boxes `draw` may change in `frame` (they may reach outside the image).
     func boxes(for frame: OverlayFrame) -> [PixelBox]
     /// The colours drawn at full coverage, opaque first; empty when nothing is drawn.
     var colors: [RGBA] { get }
+}
+
+extension Overlay {
+    /// Draws on `image`, a whole frame described by `frame`.
+    public func draw(on image: inout RGBAImage, frame: OverlayFrame) {
+        draw(on: &image, top: 0, frame: frame)
+    }
 }
 
 /// What an overlay knows of the frame it draws on.

@@ -117,20 +117,26 @@ public struct PageDots: Equatable, Sendable {
 
     /// Draws the dots onto `image` (whose top `viewportHeight` rows are the viewport), `current` lit.
     public func draw(on image: inout RGBAImage, count: Int, current: Int, viewportHeight: Int) {
-        let dots = layout(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
-        let pages = self.pages(count: count, current: current, width: image.width, viewportHeight: viewportHeight)
+        draw(on: &image, top: 0, count: count, current: current, viewportHeight: viewportHeight)
+    }
+
+    /// Draws the dots onto `rows`, the rows of such an image from row `top` down.
+    func draw(on rows: inout RGBAImage, top: Int, count: Int, current: Int, viewportHeight: Int) {
+        let dots = layout(count: count, current: current, width: rows.width, viewportHeight: viewportHeight)
+        let pages = self.pages(count: count, current: current, width: rows.width, viewportHeight: viewportHeight)
         for (dot, page) in zip(dots, pages) {
-            PageDots.fillCircle(&image, dot: dot, color: page == current ? currentColor : color)
+            PageDots.fillCircle(&rows, top: top, dot: dot, color: page == current ? currentColor : color)
         }
     }
 
     /// Fills a disc with anti-aliased edges: each pixel is covered by the share of its
     /// 4x4 sub-samples inside the circle, and the colour is blended by that coverage.
-    static func fillCircle(_ image: inout RGBAImage, dot: Dot, color: RGBA) {
+    /// `image` holds the rows from `top` down; the disc's coordinates are the whole picture's.
+    static func fillCircle(_ image: inout RGBAImage, top: Int = 0, dot: Dot, color: RGBA) {
         let r = dot.diameter / 2
         guard r > 0 else { return }
         let x0 = max(0, Int((dot.x - r).rounded(.down))), x1 = min(image.width - 1, Int((dot.x + r).rounded(.up)))
-        let y0 = max(0, Int((dot.y - r).rounded(.down))), y1 = min(image.height - 1, Int((dot.y + r).rounded(.up)))
+        let y0 = max(top, Int((dot.y - r).rounded(.down))), y1 = min(top + image.height - 1, Int((dot.y + r).rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return }
         let n = 4
         for py in y0...y1 {
@@ -144,7 +150,7 @@ public struct PageDots: Equatable, Sendable {
                     }
                 }
                 guard inside > 0 else { continue }
-                image[px, py] = color.over(image[px, py], coverage: Double(inside) / Double(n * n))
+                image[px, py - top] = color.over(image[px, py - top], coverage: Double(inside) / Double(n * n))
             }
         }
     }
@@ -152,8 +158,8 @@ public struct PageDots: Equatable, Sendable {
 
 extension PageDots: Overlay {
     /// Draws the row of dots with the frame's page lit.
-    public func draw(on image: inout RGBAImage, frame: OverlayFrame) {
-        draw(on: &image, count: frame.count, current: frame.page, viewportHeight: frame.viewportHeight)
+    public func draw(on rows: inout RGBAImage, top: Int, frame: OverlayFrame) {
+        draw(on: &rows, top: top, count: frame.count, current: frame.page, viewportHeight: frame.viewportHeight)
     }
 
     /// The box around each dot drawn in `frame`.

@@ -56,11 +56,11 @@ public struct TouchPoint: Hashable, Sendable, Codable {
 
 extension TouchIndicator: Overlay {
     /// Draws the circle and its ring at the finger, blended by coverage and the fade.
-    public func draw(on image: inout RGBAImage, frame: OverlayFrame) {
+    public func draw(on image: inout RGBAImage, top: Int, frame: OverlayFrame) {
         guard let touch = touch(in: frame), let box = boxes(for: frame).first else { return }
         let r = size / 2, inner = max(0, r - TouchIndicator.ringWidth)
         let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
-        let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
+        let y0 = max(top, box.y0), y1 = min(top + image.height, box.y1)
         guard x0 < x1, y0 < y1 else { return }
         let n = 4
         for py in y0..<y1 {
@@ -79,10 +79,10 @@ extension TouchIndicator: Overlay {
                     }
                 }
                 guard fill + ring > 0 else { continue }
-                var pixel = image[px, py]
+                var pixel = image[px, py - top]
                 if fill > 0 { pixel = color.over(pixel, coverage: Double(fill) / Double(n * n) * touch.alpha) }
                 if ring > 0 { pixel = TouchIndicator.ringColor.over(pixel, coverage: Double(ring) / Double(n * n) * touch.alpha) }
-                image[px, py] = pixel
+                image[px, py - top] = pixel
             }
         }
     }

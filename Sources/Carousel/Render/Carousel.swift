@@ -125,13 +125,21 @@ public struct Carousel: Sendable {
         picture(of: FrameState(index: 0, position: position, from: page, to: page, moving: false, jumped: false), page: page)
     }
 
-    private func picture(of state: FrameState, page: Int) -> RGBAImage {
+    /// Frame `index`'s rows from row `top` (at most ``height``) down, exactly as
+    /// ``frame(index:)`` has them.
+    func frame(index i: Int, from top: Int) -> RGBAImage {
+        picture(of: states[i], page: page(index: i), from: top)
+    }
+
+    private func picture(of state: FrameState, page: Int, from top: Int = 0) -> RGBAImage {
+        precondition(top >= 0 && top <= height, "Carousel.picture: row \(top) is outside 0...\(height)")
         let stripX = geometry.stripX(forX0: geometry.x0(at: state.position))
         // The viewport's crop with the footer band below it, in one buffer.
-        var image = strip.cropped(x: stripX, width: geometry.width, height: geometry.height,
-                                  padding: options.dots.extraHeight, fill: options.background)
+        let cropTop = min(top, geometry.height)
+        var image = strip.cropped(x: stripX, y: cropTop, width: geometry.width, height: geometry.height - cropTop,
+                                  padding: height - max(top, geometry.height), fill: options.background)
         let frame = overlayFrame(state, page: page)
-        for overlay in overlays { overlay.draw(on: &image, frame: frame) }
+        for overlay in overlays { overlay.draw(on: &image, top: top, frame: frame) }
         return image
     }
 

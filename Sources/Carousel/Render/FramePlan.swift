@@ -53,6 +53,10 @@ public struct FramePlan: Sendable {
     public let reservedColors: [RGBA]
     /// Timeline frame `i`, exactly.
     public let picture: @Sendable (Int) -> RGBAImage
+    /// The rows of timeline frame `i` from row `top` down, exactly as ``picture`` has them:
+    /// the rows an encoder cannot take from the ``layer`` (the overlays', the footer's)
+    /// without a copy of the whole picture.
+    public let pictureRows: @Sendable (_ i: Int, _ top: Int) -> RGBAImage
 
     /// The longest delay of one planned frame: a GIF's 16-bit centiseconds.
     public static let maximumDelay = 65535
@@ -62,7 +66,8 @@ public struct FramePlan: Sendable {
     init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
                          reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int, moving: (Int) -> Bool,
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
-                         picture: @escaping @Sendable (Int) -> RGBAImage) {
+                         picture: @escaping @Sendable (Int) -> RGBAImage,
+                         pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
         var frames: [Frame] = []
         var segments: [Int] = []
         var lastKey: Key?
@@ -101,6 +106,7 @@ public struct FramePlan: Sendable {
         self.background = background
         self.reservedColors = reservedColors
         self.picture = picture
+        self.pictureRows = pictureRows
     }
 
     /// The timeline frames done once planned frame `k` is written, for progress.
@@ -126,6 +132,7 @@ extension Carousel {
                 let frame = overlayFrame(states[i], page: page(index: i))
                 return overlays.flatMap { $0.boxes(for: frame) }
             },
-            picture: { carousel.frame(index: $0) })
+            picture: { carousel.frame(index: $0) },
+            pictureRows: { carousel.frame(index: $0, from: $1) })
     }
 }

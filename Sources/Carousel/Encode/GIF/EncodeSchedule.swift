@@ -106,7 +106,7 @@ final class EncodeSchedule: @unchecked Sendable {
             switch task {
             case .restPalette(let g):
                 let rest = encoder.prepare(encoder.groups[g], previous: nil, settling: nil) {
-                    self.encoder.plan.picture(self.encoder.plan.frames[$0].source)
+                    FramePicture(self.encoder.plan, frame: $0)
                 }
                 finish { rests[g] = rest }
             case .restSettling(let g):
@@ -192,7 +192,7 @@ final class EncodeSchedule: @unchecked Sendable {
 /// `@unchecked Sendable` is safe here: `kept` is read and written only while holding `lock`.
 final class PictureHandoff: @unchecked Sendable {
     private let lock = NSLock()
-    private var kept: [(index: Int, image: RGBAImage)] = []
+    private var kept: [(index: Int, image: FramePicture)] = []
     private let capacity: Int
 
     init(capacity: Int) {
@@ -200,7 +200,7 @@ final class PictureHandoff: @unchecked Sendable {
     }
 
     /// Keeps frame `index`'s picture for the group that starts after it.
-    func put(_ index: Int, _ image: RGBAImage) {
+    func put(_ index: Int, _ image: FramePicture) {
         lock.lock()
         defer { lock.unlock() }
         kept.append((index, image))
@@ -210,7 +210,7 @@ final class PictureHandoff: @unchecked Sendable {
     }
 
     /// Frame `index`'s picture, if a group has made it and it is still kept; it is kept no longer.
-    func take(_ index: Int) -> RGBAImage? {
+    func take(_ index: Int) -> FramePicture? {
         lock.lock()
         defer { lock.unlock() }
         guard let at = kept.firstIndex(where: { $0.index == index }) else { return nil }

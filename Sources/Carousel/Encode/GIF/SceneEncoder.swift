@@ -216,8 +216,8 @@ struct SceneEncoder: Sendable {
     /// own indices, and the rest's entries they use are reserved. The rest then shows one
     /// palette's dithering wherever the move left pixels alone, not a patchwork of bands,
     /// one per moving frame.
-    func prepare(_ group: PaletteGroup, previous: RGBAImage?, settling: Settling?,
-                 picture: (Int) -> RGBAImage) -> PreparedScene {
+    func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?,
+                 picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none, let previous {
             return prepareMovingFrames(group.frames, previous: previous, settling: settling, picture: picture)
         }
@@ -232,8 +232,8 @@ struct SceneEncoder: Sendable {
     /// (``movingSampleSpacing``): the histogram, and the counting of how long each pixel
     /// stays, cost an eighth. Where the sampled colours fit the palette exactly, it is
     /// designed again from every changed pixel, so frames of few colours stay exact.
-    private func prepareMovingFrames(_ group: Range<Int>, previous: RGBAImage, settling: Settling?,
-                                     picture: (Int) -> RGBAImage) -> PreparedScene {
+    private func prepareMovingFrames(_ group: Range<Int>, previous: FramePicture, settling: Settling?,
+                                     picture: (Int) -> FramePicture) -> PreparedScene {
         let w = plan.width, layerHeight = plan.layer.height, layerWidth = plan.layer.width
         let xs = group.map { plan.frames[$0].layerX }
         let regionX = xs.min() ?? 0
@@ -296,8 +296,8 @@ struct SceneEncoder: Sendable {
                 let image = picture(k)
                 let shownAt = xs[n], offset = xs[n] - regionX
                 let ahead = FramesAhead(plan.frames, after: k + 1, limit: SceneEncoder.shownLongerLimit)
-                image.pixels.withUnsafeBytes { rawCurrent in
-                    before.pixels.withUnsafeBytes { rawPrevious in
+                image.withRows { current in
+                    before.withRows { before in
                         plan.layer.pixels.withUnsafeBytes { rawLayer in
                             sample.withUnsafeMutableBytes { rawSample in
                                 counts.withUnsafeMutableBufferPointer { counts in
@@ -305,20 +305,18 @@ struct SceneEncoder: Sendable {
                                         from.withUnsafeBufferPointer { from in
                                             plainFlags.withUnsafeBufferPointer { plain in
                                                 coarse.withUnsafeMutableBufferPointer { coarse in rowChanged.withUnsafeMutableBufferPointer { rowChanged in
-                                                    let current = rawCurrent.bindMemory(to: UInt32.self)
-                                                    let before = rawPrevious.bindMemory(to: UInt32.self)
                                                     let layer = rawLayer.bindMemory(to: UInt32.self)
                                                     let sample = rawSample.bindMemory(to: UInt32.self)
                                                     let target = Int32(k)
                                                     let changed = rowChanged.baseAddress!
-                                                    for y in 0..<(current.count / w) {
+                                                    for y in 0..<plan.height {
                                                         let row = y * w, layerRow = y * layerWidth
                                                         let regionRow = y * regionWidth + offset
                                                         // The row's changed pixels, 1 or 0, without branches: those whose
                                                         // colour changed, less those that settle here (the settling map
                                                         // covers the layer rows).
                                                         // Through pointers, without overflow checks, so the loops vectorize.
-                                                        let now = current.baseAddress! + row, then = before.baseAddress! + row
+                                                        let now = current(y), then = before(y)
                                                         if y < layerHeight && !from.isEmpty {
                                                             let settles = from.baseAddress! + row
                                                             for x in 0..<w {
@@ -339,7 +337,7 @@ struct SceneEncoder: Sendable {
                                                         // Sparse: screen pixel (x, y) when x + 3y is a multiple of the spacing (8).
                                                         let first = sparse ? (spacing - (3 * y) % spacing) % spacing : 0
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
-                                                            sample[sampled] = current[row + x]
+                                                            sample[sampled] = now[x]
                                                             if y < layerHeight {
                                                                 if plain.count > 0 { coarse[sampled] = plain[regionRow + x] }
                                                                 counts[sampled] = ahead.framesKept(layer.baseAddress!, row: layerRow, column: x, shownAt: shownAt)
@@ -416,7 +414,7 @@ struct SceneEncoder: Sendable {
 
     /// A rest, or a move in the compact encoding: the palette is designed for the whole
     /// region the group's frames show.
-    private func prepareRegion(_ group: PaletteGroup, picture: (Int) -> RGBAImage) -> PreparedScene {
+    private func prepareRegion(_ group: PaletteGroup, picture: (Int) -> FramePicture) -> PreparedScene {
         let frames = plan.frames[group.frames]
         let layerHeight = plan.layer.height
         let xs = frames.map(\.layerX)
@@ -429,13 +427,14 @@ struct SceneEncoder: Sendable {
         if !plan.reservedColors.isEmpty || frames.contains(where: { !$0.overlayBoxes.isEmpty }) {
             for (k, frame) in zip(group.frames, frames) {
                 let image = picture(k)
-                for box in frame.overlayBoxes {
-                    let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
-                    let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
-                    guard x0 < x1, y0 < y1 else { continue }
-                    for y in y0..<y1 {
-                        let row = y * image.width * 4
-                        sample += image.pixels[(row + x0 * 4)..<(row + x1 * 4)]
+                image.withRows { rows in
+                    for box in frame.overlayBoxes {
+                        let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
+                        let y0 = max(0, box.y0), y1 = min(image.height, box.y1)
+                        guard x0 < x1, y0 < y1 else { continue }
+                        for y in y0..<y1 {
+                            sample += UnsafeRawBufferPointer(start: rows(y) + x0, count: (x1 - x0) * 4)
+                        }
                     }
                 }
             }
@@ -585,11 +584,11 @@ struct SceneEncoder: Sendable {
         // (changed pixels, overlay pixels) and its GIF frames are composed from them after,
         // and a dithered moving group has at most two frames (a longer group, a hold or a
         // move in the compact encoding, makes its pictures again for its GIF frames).
-        var made: [(index: Int, image: RGBAImage)] = []
+        var made: [(index: Int, image: FramePicture)] = []
         var handed = g + 1 == groups.count
-        func picture(_ k: Int) -> RGBAImage {
+        func picture(_ k: Int) -> FramePicture {
             if let kept = made.first(where: { $0.index == k }) { return kept.image }
-            let image = plan.picture(frames[k].source)
+            let image = FramePicture(plan, frame: k)
             if k == last, !handed {
                 handoff?.put(k, image)
                 handed = true
@@ -599,7 +598,7 @@ struct SceneEncoder: Sendable {
             return image
         }
         let first = group.frames.lowerBound
-        var previous = first > 0 ? handoff?.take(first - 1) ?? plan.picture(frames[first - 1].source) : nil
+        var previous = first > 0 ? handoff?.take(first - 1) ?? FramePicture(plan, frame: first - 1) : nil
         let scene = ready ?? prepare(group, previous: previous, settling: settling, picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
         for k in group.frames {
@@ -722,7 +721,7 @@ struct SceneEncoder: Sendable {
 
     /// The GIF frame for `frame`: the rectangle that changed since `previous`, with every
     /// pixel whose exact colour did not change left transparent.
-    func compose(_ frame: FramePlan.Frame, exact: RGBAImage, previous: RGBAImage?,
+    func compose(_ frame: FramePlan.Frame, exact: FramePicture, previous: FramePicture?,
                  scene: PreparedScene) -> (frame: IndexedFrame, left: Int, top: Int) {
         let layerHeight = plan.layer.height
         let width = exact.width
@@ -737,18 +736,16 @@ struct SceneEncoder: Sendable {
         var indices = [UInt8](repeating: transparent, count: w * h)
         let offset = frame.layerX - scene.regionX
         let hasPrevious = previous != nil
-        let previousPixels = previous?.pixels ?? []
         // Overlay pixels by colour, in a small direct-mapped cache: a dot's few edge colours repeat row after row.
         var overlayColors = [UInt32](repeating: 0, count: 256), overlayIndices = [Int16](repeating: -1, count: 256)
-        exact.pixels.withUnsafeBytes { rawExact in
-            previousPixels.withUnsafeBytes { rawPrevious in
-                let current = rawExact.bindMemory(to: UInt32.self)
-                let before = rawPrevious.bindMemory(to: UInt32.self)
+        // Without a frame before, `before` is never read.
+        exact.withRows { current in
+            (previous ?? exact).withRows { before in
                 scene.indices.withUnsafeBufferPointer { region in
                     indices.withUnsafeMutableBufferPointer { out in
                         for y in top..<(top + h) {
                             let spans = boxes.filter { y >= $0.y0 && y < $0.y1 }.map { $0.x0..<$0.x1 }
-                            let row = y * width, outRow = (y - top) * w - left
+                            let now = current(y), then = before(y), outRow = (y - top) * w - left
                             let regionRow = y * scene.regionWidth + offset
                             if spans.isEmpty && y < layerHeight {
                                 // No overlay on this row: each pixel the region's index, or transparent where
@@ -756,7 +753,7 @@ struct SceneEncoder: Sendable {
                                 // overflow checks on the indices, so the loop vectorizes).
                                 let to = out.baseAddress! + (outRow + left), from = region.baseAddress! + (regionRow + left)
                                 if hasPrevious {
-                                    let now = current.baseAddress! + (row + left), then = before.baseAddress! + (row + left)
+                                    let now = now + left, then = then + left
                                     for x in 0..<w {
                                         // Both sides read, then blended by a mask: no load depends on the comparison.
                                         let index = from[x], same: UInt8 = now[x] == then[x] ? 0xFF : 0
@@ -768,8 +765,8 @@ struct SceneEncoder: Sendable {
                                 continue
                             }
                             for x in left..<(left + w) {
-                                let c = current[row + x]
-                                if hasPrevious && before[row + x] == c { continue }
+                                let c = now[x]
+                                if hasPrevious && then[x] == c { continue }
                                 if !spans.isEmpty && spans.contains(where: { $0.contains(x) }) {
                                     let slot = Int((c &* 2_654_435_761) >> 24)
                                     if overlayColors[slot] != c || overlayIndices[slot] < 0 {
