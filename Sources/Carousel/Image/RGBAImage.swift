@@ -141,24 +141,33 @@ public struct RGBAImage: Equatable, Sendable {
     /// (left, top, width, height); width 0 when none do.
     public func changedRect(from other: RGBAImage) -> (left: Int, top: Int, width: Int, height: Int) {
         precondition(other.width == width && other.height == height, "changedRect compares images of the same size")
+        return pixels.withUnsafeBytes { ra in
+            other.pixels.withUnsafeBytes { rb in
+                let pa = ra.bindMemory(to: UInt32.self).baseAddress, pb = rb.bindMemory(to: UInt32.self).baseAddress
+                let w = width
+                return RGBAImage.changedRect(width: w, height: height) { y in (UnsafePointer(pa! + y * w), UnsafePointer(pb! + y * w)) }
+            }
+        }
+    }
+
+    /// The bounding box of the pixels where two pictures of `width x height` differ, as
+    /// (left, top, width, height), width 0 when none do; `rows(y)` gives row y of each (its
+    /// pixels as words). A row both give at one address is unchanged without a look.
+    static func changedRect(width: Int, height: Int,
+                            rows: (Int) -> (UnsafePointer<UInt32>, UnsafePointer<UInt32>)) -> (left: Int, top: Int, width: Int, height: Int) {
         guard width > 0 && height > 0 else { return (0, 0, 0, 0) }
         var x0 = width, x1 = -1, y0 = height, y1 = -1
-        pixels.withUnsafeBytes { ra in
-            other.pixels.withUnsafeBytes { rb in
-                let pa = ra.bindMemory(to: UInt32.self), pb = rb.bindMemory(to: UInt32.self)
-                for y in 0..<height {
-                    let row = y * width
-                    // An unchanged row in one comparison; a changed one from each end to its first difference.
-                    if memcmp(pa.baseAddress! + row, pb.baseAddress! + row, width * 4) == 0 { continue }
-                    var first = 0, last = width - 1
-                    while pa[row + first] == pb[row + first] { first += 1 }
-                    while pa[row + last] == pb[row + last] { last -= 1 }
-                    x0 = min(x0, first)
-                    x1 = max(x1, last)
-                    y0 = min(y0, y)
-                    y1 = y
-                }
-            }
+        for y in 0..<height {
+            let (pa, pb) = rows(y)
+            // An unchanged row in one comparison; a changed one from each end to its first difference.
+            if pa == pb || memcmp(pa, pb, width * 4) == 0 { continue }
+            var first = 0, last = width - 1
+            while pa[first] == pb[first] { first += 1 }
+            while pa[last] == pb[last] { last -= 1 }
+            x0 = min(x0, first)
+            x1 = max(x1, last)
+            y0 = min(y0, y)
+            y1 = y
         }
         return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
     }

@@ -132,7 +132,7 @@ public struct PageDots: Equatable, Sendable {
     /// Fills a disc with anti-aliased edges: each pixel is covered by the share of its
     /// 4x4 sub-samples inside the circle, and the colour is blended by that coverage.
     /// `image` holds the rows from `top` down; the disc's coordinates are the whole picture's.
-    static func fillCircle(_ image: inout RGBAImage, top: Int = 0, dot: Dot, color: RGBA) {
+    static func fillCircle(_ image: inout RGBAImage, top: Int, dot: Dot, color: RGBA) {
         let r = dot.diameter / 2
         guard r > 0 else { return }
         let x0 = max(0, Int((dot.x - r).rounded(.down))), x1 = min(image.width - 1, Int((dot.x + r).rounded(.up)))

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A planned frame's picture, read where it lies: its layer rows in the plan's layer,
 /// only the rows below them made.
 ///
@@ -58,42 +56,12 @@ struct FramePicture: Sendable {
         }
     }
 
-    /// The whole picture, as ``FramePlan/picture`` makes it.
-    var image: RGBAImage {
-        withRows { rows in
-            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
-                for y in 0..<height {
-                    UnsafeMutableRawPointer(buffer.baseAddress! + y * width * 4)
-                        .copyMemory(from: rows(y), byteCount: width * 4)
-                }
-                count = width * height * 4
-            }
-            return RGBAImage(width: width, height: height, pixels: pixels)
-        }
-    }
-
     /// The bounding box of the pixels that differ from `other` (a picture of the same
-    /// size), as (left, top, width, height); width 0 when none do.
+    /// size), as ``RGBAImage/changedRect(from:)`` gives it.
     func changedRect(from other: FramePicture) -> (left: Int, top: Int, width: Int, height: Int) {
         precondition(other.width == width && other.height == height, "changedRect compares pictures of the same size")
-        guard width > 0 && height > 0 else { return (0, 0, 0, 0) }
-        var x0 = width, x1 = -1, y0 = height, y1 = -1
-        withRows { a in
-            other.withRows { b in
-                for y in 0..<height {
-                    let pa = a(y), pb = b(y)
-                    // An unchanged row in one comparison; a changed one from each end to its first difference.
-                    if pa == pb || memcmp(pa, pb, width * 4) == 0 { continue }
-                    var first = 0, last = width - 1
-                    while pa[first] == pb[first] { first += 1 }
-                    while pa[last] == pb[last] { last -= 1 }
-                    x0 = min(x0, first)
-                    x1 = max(x1, last)
-                    y0 = min(y0, y)
-                    y1 = y
-                }
-            }
+        return withRows { a in
+            other.withRows { b in RGBAImage.changedRect(width: width, height: height) { y in (a(y), b(y)) } }
         }
-        return x1 < 0 ? (0, 0, 0, 0) : (x0, y0, x1 - x0 + 1, y1 - y0 + 1)
     }
 }
