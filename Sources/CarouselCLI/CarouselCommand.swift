@@ -15,7 +15,6 @@ struct CarouselCommand: ParsableCommand {
     /// Parses, runs, and turns every failure into one line on stderr and an exit status:
     /// 1 for bad input, 64 for usage errors.
     static func main() {
-        Allocator.configure()
         SignalCleanup.install()
         let outcome = execute(Array(CommandLine.arguments.dropFirst()))
         if outcome.status != 0 { SignalCleanup.settle() }
