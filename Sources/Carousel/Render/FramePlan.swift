@@ -51,10 +51,8 @@ public struct FramePlan: Sendable {
     public let background: RGBA
     /// Colours the overlays draw, to keep exact in a palette.
     public let reservedColors: [RGBA]
-    /// Timeline frame `i`, exactly.
-    public let picture: @Sendable (Int) -> RGBAImage
-    /// The rows of timeline frame `i` from row `top` down, exactly as ``picture`` has them:
-    /// the rows an encoder cannot take from the ``layer`` (the overlays', the footer's)
+    /// The rows of timeline frame `i` from row `top` down, exactly as ``picture(_:)`` has
+    /// them: the rows an encoder cannot take from the ``layer`` (the overlays', the footer's)
     /// without a copy of the whole picture.
     public let pictureRows: @Sendable (_ i: Int, _ top: Int) -> RGBAImage
 
@@ -66,7 +64,6 @@ public struct FramePlan: Sendable {
     init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
                          reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int, moving: (Int) -> Bool,
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
-                         picture: @escaping @Sendable (Int) -> RGBAImage,
                          pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
         var frames: [Frame] = []
         var segments: [Int] = []
@@ -105,8 +102,12 @@ public struct FramePlan: Sendable {
         self.layer = layer
         self.background = background
         self.reservedColors = reservedColors
-        self.picture = picture
         self.pictureRows = pictureRows
+    }
+
+    /// Timeline frame `i`, exactly: all its rows.
+    public func picture(_ i: Int) -> RGBAImage {
+        pictureRows(i, 0)
     }
 
     /// The timeline frames done once planned frame `k` is written, for progress.
@@ -132,7 +133,6 @@ extension Carousel {
                 let frame = overlayFrame(states[i], page: page(index: i))
                 return overlays.flatMap { $0.boxes(for: frame) }
             },
-            picture: { carousel.frame(index: $0) },
             pictureRows: { carousel.frame(index: $0, from: $1) })
     }
 }
