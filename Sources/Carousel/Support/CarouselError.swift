@@ -40,25 +40,31 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noImages:
             return "no images given"
         case .emptyFolder(let path):
-            return "\(path): folder has no .png files"
+            return "\(Self.shown(path)): folder has no .png files"
         case let .input(path, reason):
-            return "\(path): \(reason)"
+            return "\(Self.shown(path)): \(reason)"
         case .image(let error):
             return error.description
         case let .invalidOption(key, reason):
             return "\(key.rawValue): \(reason)"
         case let .config(file, key, reason):
-            return key.isEmpty ? "\(file): \(reason)" : "\(file): key \"\(key)\": \(reason)"
+            return key.isEmpty ? "\(Self.shown(file)): \(reason)" : "\(Self.shown(file)): key \"\(key)\": \(reason)"
         case let .configValue(file, key, reason):
-            return "\(file): key \"\(key.rawValue)\": \(reason)"
+            return "\(Self.shown(file)): key \"\(key.rawValue)\": \(reason)"
         case let .script(source, step, line, text, reason):
-            if step == 0 { return "\(source): \(reason)" }
+            if step == 0 { return "\(Self.shown(source)): \(reason)" }
             let place = line == 0 ? "step \(step)" : "line \(line), step \(step)"
-            return "\(source): \(place) \"\(text)\": \(reason)"
+            return "\(Self.shown(source)): \(place) \"\(text)\": \(reason)"
         case let .timeOutsideTimeline(time, length):
             return "time \(time) is outside the timeline, which lasts \(length) (times 0 ..< \(length.seconds) s)"
         case let .output(path, reason):
-            return "\(path): \(reason)"
+            return "\(Self.shown(path)): \(reason)"
         }
+    }
+
+    /// A file's name as the line shows it: an empty name (an empty argument, `""` in a shell)
+    /// as `"" (an empty name)`, which a bare empty string at the start of the line would hide.
+    private static func shown(_ path: String) -> String {
+        path.isEmpty ? "\"\" (an empty name)" : path
     }
 }

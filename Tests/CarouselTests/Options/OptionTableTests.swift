@@ -50,6 +50,17 @@ struct OptionTableTests {
         }
     }
 
+    /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon.
+    @Test func emptyNamesAreShown() {
+        #expect(throws: CarouselError.input("", "no such file or folder")) { try ImageInputs.resolve([""]) }
+        #expect(CarouselError.input("", "no such file or folder").description == "\"\" (an empty name): no such file or folder")
+        #expect(CarouselError.emptyFolder("").description == "\"\" (an empty name): folder has no .png files")
+        #expect(CarouselError.config(file: "", key: "fps", reason: "unknown key").description
+            == "\"\" (an empty name): key \"fps\": unknown key")
+        #expect(CarouselError.output("", "cannot write").description == "\"\" (an empty name): cannot write")
+        #expect(CarouselError.input("a.png", "no such file or folder").description == "a.png: no such file or folder")
+    }
+
     /// `{"fps": 60}` names the file and the key, and no flag.
     @Test func configValueErrorNamesFileAndKey() throws {
         let folder = TestPaths.scratch()
