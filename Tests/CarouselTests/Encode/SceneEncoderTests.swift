@@ -129,74 +129,32 @@ import Testing
         #expect(kept.count > 3)
     }
 
-    /// When dithering, moving frames share a palette two by two where both views are mostly
-    /// texture, and keep one each over smooth, colourful pictures; the compact encoding
-    /// keeps one group per move.
-    @Test func texturedMovesPairTheirFrames() throws {
-        let options = Self.smallPeekLayout
-        let busy = try Carousel(images: CarouselRenderTests.busyItems(4), options: options).plan()
-        let paired = SceneEncoder(plan: busy, colors: 256, dither: .ordered).groups.filter(\.isMoving)
-        #expect(paired.contains { $0.frames.count == 2 })
-        #expect(paired.allSatisfy { $0.frames.count <= 2 })
-        // Every moving frame is in one group, in order.
-        #expect(paired.flatMap { Array($0.frames) } == busy.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
-        let smooth = try Carousel(images: Self.colourfulItems(4), options: Self.widePeekLayout).plan()
-        let mask = try #require(DitherMask(smooth.layer).columnCounts.last)
-        #expect(mask * 100 < SceneEncoder.pairedTexture * smooth.layer.width * smooth.layer.height, "the items are smooth")
-        #expect(SceneEncoder(plan: smooth, colors: 256, dither: .ordered).groups.filter(\.isMoving)
-            .allSatisfy { $0.frames.count == 1 })
-        let compact = SceneEncoder(plan: busy, colors: 256, dither: .none).groups.filter(\.isMoving)
-        #expect(compact.map(\.frames) == busy.scenes.filter(\.isMoving).map(\.frames))
-    }
-
-    /// Over smooth, colourful pictures, a slow eased move pairs the frames at its slow start
-    /// and end, where each moved by at most a sixteenth of the width, and keeps one palette
-    /// per frame in mid-move.
-    @Test func slowMovingFramesPair() throws {
+    /// When dithering, a move's frames share a palette two by two, with one left over in a
+    /// move of an odd number of frames, over busy and smooth pictures alike; the compact
+    /// encoding keeps one group per move, and a rest is one group.
+    @Test func movingFramesPairWhenDithering() throws {
         var options = Self.widePeekLayout
-        options.duration = 1.5  // 15 frames for a 272-pixel move
-        let plan = try Carousel(images: Self.colourfulItems(4), options: options).plan()
-        let moving = SceneEncoder(plan: plan, colors: 256, dither: .ordered).groups.filter(\.isMoving)
-        func step(_ j: Int) -> Int { abs(plan.frames[j].layerX - plan.frames[j - 1].layerX) }
-        let pairs = moving.filter { $0.frames.count == 2 }
-        #expect(!pairs.isEmpty)
-        #expect(moving.allSatisfy { $0.frames.count <= 2 })
-        for pair in pairs {
-            #expect(pair.frames.allSatisfy { step($0) * SceneEncoder.pairedSlow <= plan.width }, "frames \(pair.frames)")
+        options.duration = 1.4  // 13 frames a move: an odd number
+        for (plan, name) in [(try Carousel(images: CarouselRenderTests.busyItems(4), options: Self.smallPeekLayout).plan(), "busy"),
+                             (try Carousel(images: Self.colourfulItems(4), options: options).plan(), "colourful")] {
+            for dither in [Dither.ordered, .diffusion] {
+                let groups = SceneEncoder(plan: plan, colors: 256, dither: dither).groups
+                // Every frame is in one group, in order, and rests are whole.
+                #expect(groups.flatMap { Array($0.frames) } == Array(0..<plan.frames.count), "\(name) \(dither)")
+                for scene in plan.scenes {
+                    let sizes = groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count)
+                    let expected = scene.isMoving
+                        ? Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : [])
+                        : [scene.frames.count]
+                    #expect(sizes == expected, "\(name) \(dither): scene \(scene.frames)")
+                }
+                if name == "colourful" {
+                    #expect(plan.scenes.filter(\.isMoving).allSatisfy { $0.frames.count == 13 }, "odd moves: one frame left over")
+                }
+            }
+            let compact = SceneEncoder(plan: plan, colors: 256, dither: .none).groups.filter(\.isMoving)
+            #expect(compact.map(\.frames) == plan.scenes.filter(\.isMoving).map(\.frames), "\(name)")
         }
-        // Mid-move, a frame that moved further keeps a palette of its own.
-        #expect(moving.contains { $0.frames.count == 1 && step($0.frames.lowerBound) * SceneEncoder.pairedSlow > plan.width })
-        #expect(moving.flatMap { Array($0.frames) } == plan.scenes.filter(\.isMoving).flatMap { Array($0.frames) })
-    }
-
-    /// Views of few hues pair their moving frames whatever the speed: flat items' views fill a
-    /// few of the cube's cells, the colourful items' views far more than ``SceneEncoder/pairedColours``.
-    @Test func fewHuesPair() throws {
-        let options = Self.smallPeekLayout
-        let flat = try Carousel(images: CarouselRenderTests.flatItems(4, width: 64, height: 32), options: options).plan()
-        let moving = flat.scenes.filter(\.isMoving).flatMap { Array($0.frames) }
-        // Each flat item is two colours, and a view shows at most two items and the background.
-        let flatCells = SceneEncoder.colourCellColumns(flat.layer)
-        for j in moving {
-            #expect((1...5).contains(SceneEncoder.colourCells(flatCells, x: flat.frames[j].layerX, width: flat.width)), "frame \(j)")
-        }
-        let groups = SceneEncoder(plan: flat, colors: 256, dither: .ordered).groups.filter(\.isMoving)
-        #expect(groups.flatMap { Array($0.frames) } == moving)
-        for scene in flat.scenes where scene.isMoving {
-            // Two by two, with one left over in a move of an odd number of frames.
-            let sizes = groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count)
-            #expect(sizes == Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : []))
-        }
-        let colourful = try Carousel(images: Self.colourfulItems(4), options: Self.widePeekLayout).plan()
-        let colourfulCells = SceneEncoder.colourCellColumns(colourful.layer)
-        for j in colourful.scenes.filter(\.isMoving).flatMap({ Array($0.frames) }) {
-            let cells = SceneEncoder.colourCells(colourfulCells, x: colourful.frames[j].layerX, width: colourful.width)
-            #expect(cells > SceneEncoder.pairedColours * 3 / 2, "frame \(j)")
-        }
-        // A view's count is the union of its sampled columns': one column alone, and none.
-        let one = SceneEncoder.colourCells(colourfulCells, x: 0, width: 1)
-        #expect(one >= 1 && one <= 64)
-        #expect(SceneEncoder.colourCells(colourfulCells, x: 1, width: 3) == 0)
     }
 }
 

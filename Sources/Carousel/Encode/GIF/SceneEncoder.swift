@@ -7,10 +7,9 @@ import Foundation
 /// 1. **Plan.** Consecutive identical frames are already merged into one GIF frame
 ///    with the summed delay (``FramePlan``).
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
-///    groups of one frame, or two where both are mostly texture (``pairedTexture``),
-///    both moved little since the frame before (``pairedSlow``) or both views have few
-///    hues (``pairedColours``), so every palette serves what a frame or two show rather
-///    than both pictures a move passes between. Without dithering (the compact encoding)
+///    groups of two frames (one left over in a move of an odd number), so every palette
+///    serves what two consecutive frames show rather than both pictures a move passes
+///    between. Without dithering (the compact encoding)
 ///    a move is one group with half the colours. A group's region is the part of the
 ///    layer its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
@@ -36,11 +35,11 @@ struct SceneEncoder: Sendable {
     let dither: Dither
     /// The layer's ``DitherMask`` (ordered dithering only).
     let mask: DitherMask?
+    /// The layer's ``OklabPlane`` (ordered dithering only, which compares colours in Oklab).
+    let plane: OklabPlane?
     /// The plan's palette groups, in frame order.
     ///
-    /// When dithering, a move's frames are groups of one, or of two where both frames'
-    /// views are mostly texture (``pairedTexture``), both moved little (``pairedSlow``) or
-    /// both views have few hues (``pairedColours``).
+    /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``).
     let groups: [PaletteGroup]
 
     init(plan: FramePlan, colors: Int, dither: Dither) {
@@ -48,7 +47,8 @@ struct SceneEncoder: Sendable {
         self.colors = colors
         self.dither = dither
         mask = dither == .ordered ? DitherMask(plan.layer) : nil
-        groups = SceneEncoder.groups(plan, dither: dither, mask: mask)
+        plane = dither.space == .oklab ? OklabPlane(plan.layer) : nil
+        groups = SceneEncoder.groups(plan, dither: dither)
     }
 
     /// The dither mask of the layer columns `x..<x + width`, or nil without one.
@@ -62,66 +62,14 @@ struct SceneEncoder: Sendable {
         let isMoving: Bool
     }
 
-    /// The palette groups of `plan` (see ``groups``), made once per strip.
-    private static func groups(_ plan: FramePlan, dither: Dither, mask: DitherMask?) -> [PaletteGroup] {
-        let columns = mask?.columnCounts
-        /// Whether at least ``pairedTexture`` percent of frame `j`'s view is edges and texture.
-        func textured(_ j: Int) -> Bool {
-            guard let columns else { return false }
-            let x = plan.frames[j].layerX
-            return (columns[x + plan.width] - columns[x]) * 100 >= pairedTexture * plan.width * plan.layer.height
-        }
-        /// Whether frame `j`'s view moved by at most 1/``pairedSlow`` of the width since the
-        /// frame before it.
-        func slow(_ j: Int) -> Bool {
-            j > 0 && abs(plan.frames[j].layerX - plan.frames[j - 1].layerX) * pairedSlow <= plan.width
-        }
-        let cells = dither == .none ? [] : colourCellColumns(plan.layer)
-        /// Whether frame `j`'s view has colours in at most ``pairedColours`` cells.
-        func fewHues(_ j: Int) -> Bool {
-            colourCells(cells, x: plan.frames[j].layerX, width: plan.width) <= pairedColours
-        }
-        return plan.scenes.flatMap { scene -> [PaletteGroup] in
+    /// The palette groups of `plan` (see ``groups``).
+    private static func groups(_ plan: FramePlan, dither: Dither) -> [PaletteGroup] {
+        plan.scenes.flatMap { scene -> [PaletteGroup] in
             guard scene.isMoving, dither != .none else { return [PaletteGroup(frames: scene.frames, isMoving: scene.isMoving)] }
-            var groups: [PaletteGroup] = []
-            var k = scene.frames.lowerBound
-            while k < scene.frames.upperBound {
-                let size = k + 1 < scene.frames.upperBound
-                    && (textured(k) && textured(k + 1) || slow(k) && slow(k + 1) || fewHues(k) && fewHues(k + 1)) ? 2 : 1
-                groups.append(PaletteGroup(frames: k..<(k + size), isMoving: true))
-                k += size
-            }
-            return groups
-        }
-    }
-
-    /// The cells of side 32 in the RGB cube (512, as bits) that the layer's colours fall in,
-    /// for every 4th column of the layer (0, 4, 8, ...) over every 4th row: 8 words a
-    /// sampled column. Made once for the strip, so a view's count travels with the content.
-    static func colourCellColumns(_ layer: RGBAImage) -> [UInt64] {
-        let sampled = (layer.width + 3) / 4
-        var bits = [UInt64](repeating: 0, count: sampled * 8)
-        layer.pixels.withUnsafeBufferPointer { p in
-            for y in stride(from: 0, to: layer.height, by: 4) {
-                for c in 0..<sampled {
-                    let o = (y * layer.width + c * 4) * 4
-                    let cell = Int(p[o] >> 5) << 6 | Int(p[o + 1] >> 5) << 3 | Int(p[o + 2] >> 5)
-                    bits[c * 8 + (cell >> 6)] |= 1 << UInt64(cell & 63)
-                }
+            return stride(from: scene.frames.lowerBound, to: scene.frames.upperBound, by: movingFramesPerPalette).map {
+                PaletteGroup(frames: $0..<min($0 + movingFramesPerPalette, scene.frames.upperBound), isMoving: true)
             }
         }
-        return bits
-    }
-
-    /// How many cells of ``colourCellColumns(_:)`` the sampled columns in layer columns
-    /// `x..<x + width` fill between them: how far a view's colours spread.
-    static func colourCells(_ columns: [UInt64], x: Int, width: Int) -> Int {
-        var union = [UInt64](repeating: 0, count: 8)
-        let first = (x + 3) / 4, end = min(columns.count / 8, (x + width + 3) / 4)
-        for c in first..<max(first, end) {
-            for w in 0..<8 { union[w] |= columns[c * 8 + w] }
-        }
-        return union.reduce(0) { $0 + $1.nonzeroBitCount }
     }
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
@@ -382,10 +330,10 @@ struct SceneEncoder: Sendable {
             }
             (palette, exact) = design(all)
         }
-        let mapper = ColorMapper(palette: palette, weights: dither.weights)
+        let mapper = ColorMapper(palette: palette, weights: dither.weights, space: exact ? .rgb : dither.space)
         var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
                                     mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: regionX, only: drawn, undithered: plain)
+                                    originX: regionX, only: drawn, undithered: plain, plane: plane)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {
@@ -406,10 +354,13 @@ struct SceneEncoder: Sendable {
     /// A prepared group from its region's indices and the mapper of its palette.
     private func scene(regionX: Int, regionWidth: Int, indices: [UInt8], mapper: ColorMapper) -> PreparedScene {
         let background = plan.background.opaque
+        // Overlay and background colours are reserved in the palette, so they are looked up
+        // in RGB, where a reserved colour is found exactly (two colours a level apart may share
+        // an Oklab point).
+        let search = PaletteSearch(palette: mapper.palette, weights: mapper.weights)
         return PreparedScene(regionX: regionX, regionWidth: regionWidth, indices: indices, palette: mapper.palette,
-                             search: PaletteSearch(palette: mapper.palette, weights: mapper.weights),
-                             transparentIndex: mapper.palette.count,
-                             backgroundIndex: mapper.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
+                             search: search, transparentIndex: mapper.palette.count,
+                             backgroundIndex: search.nearest(Int32(background.r), Int32(background.g), Int32(background.b)))
     }
 
     /// A rest, or a move in the compact encoding: the palette is designed for the whole
@@ -456,10 +407,11 @@ struct SceneEncoder: Sendable {
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
                                                refinements: refinements, weights: dither.weights)
             .design(designInput, reserved: overlayReservations, counts: counts)
-        let mapper = ColorMapper(palette: palette, weights: dither.weights)
+        let mapper = ColorMapper(palette: palette, weights: dither.weights, space: exact ? .rgb : dither.space)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX,
-                                    only: nil, undithered: undithered(x: regionX, width: regionWidth))
+                                    only: nil, undithered: undithered(x: regionX, width: regionWidth),
+                                    plane: plane, planeX: regionX)
         return scene(regionX: regionX, regionWidth: regionWidth, indices: indices, mapper: mapper)
     }
 
@@ -614,58 +566,27 @@ struct SceneEncoder: Sendable {
         return results
     }
 
-    /// How much of both frames' views, in percent, must be edges and texture (the
-    /// ``DitherMask``'s flags) for two consecutive moving frames to share a palette when
-    /// dithering; otherwise each moving frame has its own. A move passes between two
-    /// pictures; one palette for all of it spreads its entries over both, and frames in
-    /// mid-move band (on the sample banners, SSIMULACRA2 of move frames 80.2 with one
-    /// palette per move, 85.7 with one per frame). Where the picture is texture, it masks
-    /// a palette spread over two frames, and the pair costs one palette design and one
-    /// mapping of the layer pixels both frames show. Measured with `bench/quality-probe.py`
-    /// (SSIMULACRA2 means, sample banners / photos / gradients; the worst frame's gap to
-    /// pngquant's): a palette per frame 88.07 / 79.56 / 81.27 (−0.4 / −1.4 / −3.1); a
-    /// palette per two frames everywhere 87.76 / 79.36 / 81.08 (−2.0 / −3.5 / −5.0, the
-    /// colour wheel's move); per two frames where both moved by at least a sixteenth of the
-    /// width 87.71 / 79.36 / 81.04 (−1.4 / −1.7 / −6.5); where both views are at least
-    /// half texture 88.07 / 79.37 / 81.15 (−0.4 / −3.5 / −3.1): the sample banners and
-    /// the synthetic gradients are 0 to 12% texture and keep a palette per frame, the
-    /// photographs' views 39 to 94%.
-    static let pairedTexture = 50
-
-    /// Two consecutive moving frames also share a palette, when dithering, where each
-    /// moved by at most 1/`pairedSlow` of the width (1/16) since the frame before it: the
-    /// slow start and end of an eased move, where the two views are nearly the same
-    /// pixels, so one palette serves both as well as one each, for one palette design
-    /// and one mapping. Measured with `bench/quality-probe.py` (bytes; SSIMULACRA2 mean;
-    /// worst gap to pngquant) and `bench/render-cpu.py` (CPU seconds, 5 alternating runs):
-    /// without it, photos 9,018,970 B, 79.39, −3.6, 0.678–0.712 s; gradients 18,837,256 B,
-    /// 81.18, −2.7, 1.906–1.947 s; with it 9,016,681 B, 79.38, −3.6, 0.674–0.706 s and
-    /// 18,808,641 B, 81.19, −2.6, 1.873–1.948 s (four runs of five at most 1.876 s); the
-    /// sample banners' moves have no such pair (same bytes). A limit of 1/11 or 1/8 pairs
-    /// frames in mid-move and lets a gradient frame fall more than 5 below pngquant's.
-    static let pairedSlow = 16
-
-    /// Two consecutive moving frames also share a palette, when dithering, where both views'
-    /// colours lie in at most `pairedColours` of the 512 cells of side 32 in the RGB cube
-    /// (``colourCells(_:x:width:)``): a view of few hues, a banner's gradient or a sky, which a
-    /// palette for two frames covers as densely as a palette for one, for one palette design
-    /// and one mapping. A very colourful smooth view (the colour wheel's, 146 to 244 cells;
-    /// 117 and 107 where it comes in and goes out, which pair) keeps a palette per frame; the
-    /// sample banners' views have 39 to 61 cells, the photographs' 52 to 137, the gradient
-    /// set's other views 20 to 112. Measured with `bench/quality-probe.py` (bytes; SSIMULACRA2
-    /// mean, pngquant's 87.14 / 78.77 / 79.19; worst gap to pngquant's), against texture and
-    /// slow pairs alone: 2,862,144 B, 88.08, −1.5; 9,016,681 B, 79.38, −3.6; 18,808,641 B,
-    /// 81.19, −2.6. With it: 2,806,102 B, 87.81, −2.5; 9,029,439 B, 79.40, −3.6; 18,774,551 B,
-    /// 81.13, −3.9. CPU seconds (`bench/render-cpu.py`, four alternating runs; samples / photos
-    /// / gradients) with the count made per view from the view's own columns (02e7763, the
-    /// gradients 18,786,847 B): 0.342–0.366 / 0.953–1.033 / 2.487–2.675 s against
-    /// 0.387–0.424 / 0.986–1.050 / 2.646–2.812 s without. Pairs everywhere let a frame of the
-    /// colour wheel's move fall 5.3 below pngquant's (gradients 1.23 s against 1.44 s in the
-    /// probe); three frames to a palette where all three views have at most 64 cells took the
-    /// sample banners' mean to 87.47, 0.33 above pngquant's, for about 3% less CPU time on
-    /// them and none on the gradients: not kept. The wheel's entering view, at 117, is close
-    /// to the limit: the limit is a measured choice, not a derived one.
-    static let pairedColours = 120
+    /// How many consecutive moving frames share a palette when dithering: two. A palette
+    /// per move spreads its entries over both pictures the move passes between and bands
+    /// mid-move (on the sample banners, SSIMULACRA2 of move frames 80.2 with one palette per
+    /// move, 85.7 with one per frame). Two frames a move apart by a twelfth of a second show
+    /// nearly the same colours, so a palette for both covers them about as densely as one
+    /// each, and the pair costs one palette design and one mapping of the layer pixels both
+    /// show (the pattern is fixed to the layer, so such a pixel's index is the same in both).
+    ///
+    /// Until colours were compared in Oklab, pairs were kept to views that were mostly
+    /// texture, slow, or of few hues: everywhere, a frame of the colour wheel's move fell 5.0
+    /// to 5.3 below pngquant's. Compared in Oklab, measured with `bench/quality-probe.py`
+    /// (bytes; SSIMULACRA2 mean against pngquant's 87.14 / 78.77 / 79.19; the worst frame's
+    /// gap to pngquant's; sample banners / photos / gradients), those rules gave 2,925,807 /
+    /// 9,147,541 / 18,976,917 B, 88.67 / 80.72 / 82.35, −1.3 / −2.5 / −3.2, and pairs
+    /// everywhere the same bytes for the sample banners and the photographs (every moving
+    /// frame of theirs was paired already) and for the gradients 18,944,595 B, 82.32, −4.5,
+    /// in 0.60–0.66 s of wall time against 0.66–0.71 s (`bench/render-cpu.py`, five
+    /// alternating runs); the rules' render took 8 to 10% longer than the RGB build's.
+    /// Pairing views of at most 180 or 220 colour cells, a middle way, gave 82.35 (−4.5) and
+    /// 82.28 (−3.9).
+    static let movingFramesPerPalette = 2
 
     /// A dithered moving frame's palette is designed from one in this many of the pixels it
     /// changes: screen pixel (x, y) where x + 3y is a multiple of 8, a lattice that samples

@@ -15,4 +15,8 @@ extension Dither {
     /// How colours are compared with this dithering: as the eye compares them when a
     /// pattern or diffusion spreads the error, in plain RGB for the compact encoding.
     public var weights: ChannelWeights { self == .none ? .rgb : .perceptual }
+
+    /// Where colours are compared: in ``Oklab`` for the ordered pattern, whose four entries
+    /// are chosen and whose error is carried there (see ``ColorSpace``); in RGB otherwise.
+    public var space: ColorSpace { self == .ordered ? .oklab : .rgb }
 }

@@ -15,13 +15,10 @@ struct DitherMask: Sendable {
     let flags: [Bool]
     let width: Int
     let height: Int
-    /// Running counts of the flagged pixels by column: entry x is the number in the columns
-    /// before x (`width` + 1 entries).
-    let columnCounts: [Int]
 
     /// The mask of `image` (a strip).
     init(_ image: RGBAImage) {
-        (flags, columnCounts) = DitherMask.flagged(image, edge: DitherMask.edge)
+        flags = DitherMask.flagged(image, edge: DitherMask.edge)
         width = image.width
         height = image.height
     }
@@ -60,36 +57,29 @@ struct DitherMask: Sendable {
     /// that is where it differs by `edge` or more from a neighbour to its left, right, top
     /// or bottom.
     static func undithered(_ image: RGBAImage, edge: Int32 = DitherMask.edge) -> [Bool] {
-        flagged(image, edge: edge).flags
+        flagged(image, edge: edge)
     }
 
-    /// ``undithered(_:edge:)`` and ``columnCounts`` together. A pixel's flag depends on its
-    /// own row and the rows beside it only, so the rows are flagged in bands, one parallel
-    /// task each, and each neighbouring pair is compared once, without branches.
-    private static func flagged(_ image: RGBAImage, edge: Int32) -> (flags: [Bool], columnCounts: [Int]) {
+    /// ``undithered(_:edge:)``. A pixel's flag depends on its own row and the rows beside it
+    /// only, so the rows are flagged in bands, one parallel task each, and each neighbouring
+    /// pair is compared once, without branches.
+    private static func flagged(_ image: RGBAImage, edge: Int32) -> [Bool] {
         let w = image.width, h = image.height
-        guard w > 0, h > 0 else { return ([], [Int](repeating: 0, count: w + 1)) }
+        guard w > 0, h > 0 else { return [] }
         let bandRows = max(32, (h + 7) / 8)
         let bands = Array(stride(from: 0, to: h, by: bandRows)).parallelMap { y in
             flagged(image, rows: y..<min(h, y + bandRows), edge: edge)
         }
         var flags: [Bool] = []
         flags.reserveCapacity(w * h)
-        var counts = [Int](repeating: 0, count: w + 1)
-        for band in bands {
-            flags.append(contentsOf: band.flags)
-            for x in 0..<w { counts[x + 1] += Int(band.columns[x]) }
-        }
-        for x in 0..<w { counts[x + 1] += counts[x] }
-        return (flags, counts)
+        for band in bands { flags.append(contentsOf: band) }
+        return flags
     }
 
-    /// The flags of `rows` (see ``undithered(_:edge:)``), and how many each column has.
-    private static func flagged(_ image: RGBAImage, rows: Range<Int>,
-                                edge: Int32) -> (flags: [Bool], columns: [UInt32]) {
+    /// The flags of `rows` (see ``undithered(_:edge:)``).
+    private static func flagged(_ image: RGBAImage, rows: Range<Int>, edge: Int32) -> [Bool] {
         let w = image.width, h = image.height
         var flags = [Bool](repeating: false, count: w * rows.count)
-        var columns = [UInt32](repeating: 0, count: w)
         // Per column: whether the pixel differs from the one to its right, and from the ones above and below.
         var across = [UInt8](repeating: 0, count: w + 1)
         var above = [UInt8](repeating: 0, count: w), below = [UInt8](repeating: 0, count: w)
@@ -119,13 +109,7 @@ struct DitherMask: Sendable {
                         below.withUnsafeMutableBufferPointer { below in
                             if y + 1 < h { vertical(y, below) } else { below.update(repeating: 0) }
                             above.withUnsafeBufferPointer { above in
-                                columns.withUnsafeMutableBufferPointer { columns in
-                                    for x in 0..<w {
-                                        let flag = across[x] | across[x &+ 1] | above[x] | below[x]
-                                        out[o &+ x] = flag
-                                        columns[x] &+= UInt32(flag)
-                                    }
-                                }
+                                for x in 0..<w { out[o &+ x] = across[x] | across[x &+ 1] | above[x] | below[x] }
                             }
                         }
                     }
@@ -133,6 +117,6 @@ struct DitherMask: Sendable {
                 }
             } }
         }
-        return (flags, columns)
+        return flags
     }
 }

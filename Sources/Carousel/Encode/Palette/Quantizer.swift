@@ -34,7 +34,7 @@ public struct Quantizer: Sendable {
         let weights = dither.weights
         let (palette, exact) = PaletteDesigner(maxColors: slots, weights: weights).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
-        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: weights),
+        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: weights, space: exact ? .rgb : dither.space),
                                     dither: exact ? .none : dither,
                                     transparentIndex: transparentIndex, originX: originX, only: nil,
                                     undithered: undithered)
@@ -77,12 +77,14 @@ public struct Quantizer: Sendable {
     /// get index 0 (every pixel's index depends on its own colour and place alone), and the
     /// pixels `undithered` flags (a ``DitherMask``) take their nearest entry.
     static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
-                    runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?, undithered: [Bool]? = nil) -> [UInt8] {
+                    runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?, undithered: [Bool]? = nil,
+                    plane: OklabPlane? = nil, planeX: Int = 0) -> [UInt8] {
         switch dither {
         case .none: return mapNearest(image, mapper: mapper, transparentIndex: transparentIndex, runSlack: runSlack)
         case .ordered:
             return mapOrdered(image, columns: 0..<image.width, height: image.height, mapper: mapper,
-                              transparentIndex: transparentIndex, originX: originX, only: only, undithered: undithered)
+                              transparentIndex: transparentIndex, originX: originX, only: only, undithered: undithered,
+                              plane: plane, planeX: planeX)
         case .diffusion: return mapDiffused(image, mapper: mapper, transparentIndex: transparentIndex)
         }
     }
@@ -92,14 +94,15 @@ public struct Quantizer: Sendable {
     /// region of the layer): read where it lies when dithering in order, cut out otherwise.
     /// `only`, `undithered` and the result are by pixel of the window.
     static func map(_ image: RGBAImage, columns: Range<Int>, height: Int, mapper: ColorMapper, dither: Dither,
-                    transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
+                    transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
+                    plane: OklabPlane? = nil) -> [UInt8] {
         guard dither == .ordered else {
             return map(image.cropped(x: columns.lowerBound, width: columns.count, height: height), mapper: mapper,
                        dither: dither, transparentIndex: transparentIndex, originX: originX, only: only,
                        undithered: undithered)
         }
         return mapOrdered(image, columns: columns, height: height, mapper: mapper, transparentIndex: transparentIndex,
-                          originX: originX, only: only, undithered: undithered)
+                          originX: originX, only: only, undithered: undithered, plane: plane, planeX: columns.lowerBound)
     }
 
     /// Nearest-colour mapping. With `runSlack` > 0, a pixel repeats its left neighbour's
@@ -158,7 +161,8 @@ public struct Quantizer: Sendable {
     /// larger picture, read in place); `only` and `undithered` are by pixel of that window,
     /// and so is the result.
     private static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
-                                   transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?) -> [UInt8] {
+                                   transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
+                                   plane: OklabPlane? = nil, planeX: Int = 0) -> [UInt8] {
         precondition(columns.lowerBound >= 0 && columns.upperBound <= image.width && h >= 0 && h <= image.height,
                      "Quantizer.mapOrdered: the window is outside the image")
         let w = columns.count, stride = image.width, left = columns.lowerBound
@@ -167,6 +171,7 @@ public struct Quantizer: Sendable {
         var indices = [UInt8](repeating: 0, count: w * h)
         let transparent = UInt8(transparentIndex ?? 0)
         let palette = mapper.palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+        let points = mapper.points
         // Each colour's entries, in a direct-mapped cache (images have far fewer colours than
         // pixels): a dithered pixel's four candidates, an undithered one's nearest entry four
         // times, so both read the same way. A slot holds the key in its high word (red, green and
@@ -180,7 +185,7 @@ public struct Quantizer: Sendable {
         // was a branch that dithered gradients mispredict (the sample banners' render took
         // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
         // `bench/render-cpu.py`). A miss is worked out outside the loop
-        // (``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:)``, which also works out the
+        // (``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:points:at:)``, which also works out the
         // next new colour a few pixels ahead beside it), which leaves the loop's variables in
         // registers. Against separate key and candidate
         // tables, a second cache for undithered pixels and the miss inlined, with the same bytes,
@@ -194,10 +199,15 @@ public struct Quantizer: Sendable {
         defer { cache.deallocate() }
         let hasTransparency = transparentIndex != nil
         let flags = only ?? []
-        image.pixels.withUnsafeBytes { raw in
+        // The points of the window's pixels, where the caller made them (Oklab only).
+        let usePlane = mapper.space == .oklab && plane.map { $0.width >= planeX + w && $0.bytes.count >= 4 * $0.width * h } == true
+        let planeBytes = usePlane ? plane!.bytes : [], planeWidth = plane?.width ?? 0
+        image.pixels.withUnsafeBytes { raw in planeBytes.withUnsafeBytes { planeRaw in
             let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
+            let planePoints = planeRaw.count > 0 ? planeRaw.baseAddress!.assumingMemoryBound(to: UInt32.self) : nil
             indices.withUnsafeMutableBufferPointer { out in
-                palette.withUnsafeBufferPointer { palette in flags.withUnsafeBytes { only in plainFlags.withUnsafeBytes { plain in
+                palette.withUnsafeBufferPointer { palette in points.withUnsafeBufferPointer { points in
+                flags.withUnsafeBytes { only in plainFlags.withUnsafeBytes { plain in
                     // Bool is one byte, 0 or 1.
                     let limited = only.count > 0, masked = plain.count > 0
                     let onlyFlags = only.baseAddress?.assumingMemoryBound(to: UInt8.self)
@@ -209,6 +219,7 @@ public struct Quantizer: Sendable {
                         let evenShift: UInt32 = y & 1 == 0 ? 0 : 24, oddShift: UInt32 = y & 1 == 0 ? 16 : 8
                         let row = y &* w
                         let source = pixels + (y &* stride &+ left), target = output + row
+                        let planeRow = planePoints.map { $0 + (y &* planeWidth &+ planeX) }
                         for x in 0..<w {
                             if limited && onlyFlags![row &+ x] == 0 { continue }
                             // Bytes r, g, b, a in memory order.
@@ -222,35 +233,38 @@ public struct Quantizer: Sendable {
                             var entry = cache[s]
                             if UInt32(truncatingIfNeeded: entry >> 32) != key {
                                 entry = Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
-                                                        remaining: w &- x &- 1, cache: cache, mapper: mapper, palette: palette)
+                                                        remaining: w &- x &- 1, cache: cache, mapper: mapper, palette: palette,
+                                                        points: points, at: planeRow.map { $0 + x })
                                 cache[s] = entry
                             }
                             let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
                             target[x] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: entry) &>> shift)
                         }
                     }
-                } } }
+                } } } }
             }
-        }
+        } }
         return indices
     }
 
     /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``
-    /// for `key`: the key above the four candidates of ``mix(_:_:_:mapper:palette:)``, or above the
+    /// for `key`: the key above the four candidates of ``mix(_:mapper:palette:points:)``, or above the
     /// nearest entry four times for an undithered colour (bit 24 of the key).
     ///
     /// A miss is rarely alone: the first of the next few pixels (`ahead`, with their `aheadFlags`,
     /// `remaining` of them in the row) whose colour differs is looked up too, and when it misses and
     /// both colours are dithered, the two mixes are worked out side by side
-    /// (``mixes(_:_:mapper:palette:)``) and the other's entry goes into `cache` for when the loop
+    /// (``mixes(_:_:mapper:palette:points:)``) and the other's entry goes into `cache` for when the loop
     /// gets there. Every entry depends on its key alone and every lookup checks the key, so what
     /// the cache holds changes the time taken, never an index.
     @inline(never)
     private static func entry(_ key: UInt32, ahead: UnsafePointer<UInt32>, aheadFlags: UnsafePointer<UInt8>?, remaining: Int,
                               cache: UnsafeMutablePointer<UInt64>, mapper: ColorMapper,
-                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt64 {
+                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+                              points: UnsafeBufferPointer<(Int32, Int32, Int32)>, at plane: UnsafePointer<UInt32>?) -> UInt64 {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
-        guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(r, g, b)) &* 0x0101_0101) }
+        let target = plane.map { OklabPlane.unpack($0[0]) } ?? mapper.point(r, g, b)
+        guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: target)) &* 0x0101_0101) }
         var j = 0
         while j < min(remaining, lookAhead) {
             let other = cacheKey(UInt32(littleEndian: ahead[j]), undithered: aheadFlags?[j] ?? 0)
@@ -258,15 +272,17 @@ public struct Quantizer: Sendable {
             guard other != key else { continue }
             let s = cacheSlot(other)
             guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
-            let (mine, its) = mixes((r, g, b), (Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF)),
-                                    mapper: mapper, palette: palette)
-            cache[s] = UInt64(other) << 32 | UInt64(its)
+            // The other pixel is ahead[j - 1], the plane's point j past this one.
+            let its = plane.map { OklabPlane.unpack($0[j]) }
+                ?? mapper.point(Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF))
+            let (mine, theirs) = mixes(target, its, mapper: mapper, palette: palette, points: points)
+            cache[s] = UInt64(other) << 32 | UInt64(theirs)
             return UInt64(key) << 32 | UInt64(mine)
         }
-        return UInt64(key) << 32 | UInt64(mix(r, g, b, mapper: mapper, palette: palette))
+        return UInt64(key) << 32 | UInt64(mix(target, mapper: mapper, palette: palette, points: points))
     }
 
-    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:)``
+    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:points:at:)``
     /// looks for a second colour to work out beside it.
     private static let lookAhead = 4
 
@@ -286,17 +302,22 @@ public struct Quantizer: Sendable {
         Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) ^ Int((key >> 24) << 14)
     }
 
-    /// One of a mix's four candidates: the entry nearest to `color` plus the error `error` the
+    /// One of a mix's four candidates: the entry nearest to `target` plus the error `error` the
     /// candidates so far leave, as its luma above its index; `error` takes this one's on.
+    /// `target`, `error` and `points` (the entries) are in the mapper's space: RGB, or Oklab,
+    /// where the pattern's error is carried perceptually too; the luma is from `palette`.
     @inline(__always)
-    private static func candidate(_ color: (Int32, Int32, Int32), _ error: inout (Int32, Int32, Int32), mapper: ColorMapper,
-                                  palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> Int32 {
-        let c = mapper.nearest(min(255, max(0, color.0 &+ error.0)), min(255, max(0, color.1 &+ error.1)),
-                               min(255, max(0, color.2 &+ error.2)))
+    private static func candidate(_ target: (Int32, Int32, Int32), _ error: inout (Int32, Int32, Int32), mapper: ColorMapper,
+                                  palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+                                  points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> Int32 {
+        let top = mapper.limits
+        let c = mapper.nearest(point: (min(top.0, max(0, target.0 &+ error.0)), min(top.1, max(0, target.1 &+ error.1)),
+                                       min(top.2, max(0, target.2 &+ error.2))))
+        let p = points[Int(c)]
+        error.0 &+= target.0 &- p.0
+        error.1 &+= target.1 &- p.1
+        error.2 &+= target.2 &- p.2
         let q = palette[Int(c)]
-        error.0 &+= color.0 &- q.0
-        error.1 &+= color.1 &- q.1
-        error.2 &+= color.2 &- q.2
         // Luma (at most 255000) above the index: distinct keys, ordered by luma then index.
         return (q.0 &* 299 &+ q.1 &* 587 &+ q.2 &* 114) << 8 | Int32(c)
     }
@@ -314,33 +335,39 @@ public struct Quantizer: Sendable {
         return UInt32(keys.0 & 0xFF) | UInt32(keys.1 & 0xFF) << 8 | UInt32(keys.2 & 0xFF) << 16 | UInt32(keys.3 & 0xFF) << 24
     }
 
-    /// Four entries whose mean approximates (r, g, b), sorted by luma (then index), one per
-    /// byte from the lowest: each candidate the entry nearest to the colour plus the error the
-    /// candidates before it leave.
+    /// Four entries whose mean approximates `target` (a point of the mapper's space), sorted by
+    /// luma (then index), one per byte from the lowest: each candidate the entry nearest to the
+    /// target plus the error the candidates before it leave.
     @inline(__always)
-    private static func mix(_ r: Int32, _ g: Int32, _ b: Int32, mapper: ColorMapper,
-                            palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
+    private static func mix(_ target: (Int32, Int32, Int32), mapper: ColorMapper,
+                            palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+                            points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
         var error: (Int32, Int32, Int32) = (0, 0, 0)
-        let k0 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
-        let k1 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
-        let k2 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
-        let k3 = candidate((r, g, b), &error, mapper: mapper, palette: palette)
+        let k0 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
+        let k1 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
+        let k2 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
+        let k3 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
         return sorted((k0, k1, k2, k3))
     }
 
-    /// ``mix(_:_:_:mapper:palette:)`` of two colours, their candidates found in turn: each
-    /// colour's four searches depend on one another, the two colours' do not, so the
+    /// ``mix(_:mapper:palette:points:)`` of two targets, their candidates found in turn: each
+    /// target's four searches depend on one another, the two targets' do not, so the
     /// processor overlaps them. With the same bytes, the mixes' share of a gradients render's
     /// CPU samples (`perf record -e cpu-clock`) went from 23.7% to 20.6%; docs/behaviour.md
     /// gives the render times.
     @inline(__always)
     private static func mixes(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32), mapper: ColorMapper,
-                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> (UInt32, UInt32) {
+                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+                              points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> (UInt32, UInt32) {
         var ea: (Int32, Int32, Int32) = (0, 0, 0), eb = ea
-        let a0 = candidate(a, &ea, mapper: mapper, palette: palette), b0 = candidate(b, &eb, mapper: mapper, palette: palette)
-        let a1 = candidate(a, &ea, mapper: mapper, palette: palette), b1 = candidate(b, &eb, mapper: mapper, palette: palette)
-        let a2 = candidate(a, &ea, mapper: mapper, palette: palette), b2 = candidate(b, &eb, mapper: mapper, palette: palette)
-        let a3 = candidate(a, &ea, mapper: mapper, palette: palette), b3 = candidate(b, &eb, mapper: mapper, palette: palette)
+        let a0 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
+        let b0 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
+        let a1 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
+        let b1 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
+        let a2 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
+        let b2 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
+        let a3 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
+        let b3 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
         return (sorted((a0, a1, a2, a3)), sorted((b0, b1, b2, b3)))
     }
 
