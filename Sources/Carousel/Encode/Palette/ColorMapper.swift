@@ -1,8 +1,8 @@
 /// Finds the nearest palette entry for a colour (squared distance with the channels
-/// weighted by ``ChannelWeights``, or in ``Oklab`` for ``ColorSpace/oklab``, lowest index on
+/// weighted by ``ChannelWeights``, or in Oklab for ``ColorSpace/oklab``, lowest index on
 /// ties), fast.
 ///
-/// The space is cut into cells: in RGB 32x32x32 of 8 levels a side; in ``Oklab`` 64x32x32 of
+/// The space is cut into cells: in RGB 32x32x32 of 8 levels a side; in Oklab 64x32x32 of
 /// 16 units a side (lightness spans 0...990, a and b 0...511). Oklab's colours fill less of
 /// their box than RGB's fill the cube, so its cells must be smaller for lists as short: in
 /// a gradients render, with RGB's cells a lookup searched 11 entries on average; in Oklab,
@@ -298,6 +298,7 @@ public final class ColorMapper {
 public enum ColorSpace: Sendable {
     /// sRGB channels, weighted by ``ChannelWeights``.
     case rgb
-    /// ``Oklab``, a perceptual space: the dithered GIF encoding.
+    /// Oklab (Björn Ottosson's perceptual colour space), as whole-number points: lightness
+    /// 0...990, a and b moved into 0...511. Ordered dithering compares colours here.
     case oklab
 }

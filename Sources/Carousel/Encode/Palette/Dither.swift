@@ -16,7 +16,7 @@ extension Dither {
     /// pattern or diffusion spreads the error, in plain RGB for the compact encoding.
     public var weights: ChannelWeights { self == .none ? .rgb : .perceptual }
 
-    /// Where colours are compared: in ``Oklab`` for the ordered pattern, whose four entries
+    /// Where colours are compared: in Oklab for the ordered pattern, whose four entries
     /// are chosen and whose error is carried there (see ``ColorSpace``); in RGB otherwise.
     public var space: ColorSpace { self == .ordered ? .oklab : .rgb }
 }

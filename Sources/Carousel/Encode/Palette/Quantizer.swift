@@ -75,7 +75,8 @@ public struct Quantizer: Sendable {
     /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:)``; with ordered dithering,
     /// `only` (one flag per pixel) limits the mapping to the flagged pixels, and the others
     /// get index 0 (every pixel's index depends on its own colour and place alone), and the
-    /// pixels `undithered` flags (a ``DitherMask``) take their nearest entry.
+    /// pixels `undithered` flags (a ``DitherMask``) take their nearest entry. `plane`, when
+    /// given, holds the Oklab points of a picture `image` was cut from at column `planeX`.
     static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
                     runSlack: Int32 = 0, originX: Int = 0, only: [Bool]?, undithered: [Bool]? = nil,
                     plane: OklabPlane? = nil, planeX: Int = 0) -> [UInt8] {
@@ -89,10 +90,11 @@ public struct Quantizer: Sendable {
         }
     }
 
-    /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:only:undithered:)`` of the top
-    /// `height` rows of `columns` of `image`, a window of a larger picture (a moving frame's
-    /// region of the layer): read where it lies when dithering in order, cut out otherwise.
-    /// `only`, `undithered` and the result are by pixel of the window.
+    /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:only:undithered:plane:planeX:)`` of
+    /// the top `height` rows of `columns` of `image`, a window of a larger picture (a moving
+    /// frame's region of the layer): read where it lies when dithering in order, cut out
+    /// otherwise. `only`, `undithered` and the result are by pixel of the window; `plane`, when
+    /// given, holds the Oklab points of `image`'s pixels.
     static func map(_ image: RGBAImage, columns: Range<Int>, height: Int, mapper: ColorMapper, dither: Dither,
                     transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
                     plane: OklabPlane? = nil) -> [UInt8] {
@@ -149,7 +151,9 @@ public struct Quantizer: Sendable {
     /// For each colour, four candidate entries are chosen one after another, each the entry
     /// nearest to the colour plus the error the candidates so far leave, so their mean
     /// approximates the colour in all three channels (a mix of two entries along one line
-    /// would leave blotches where the colour lies off that line). The candidates are sorted
+    /// would leave blotches where the colour lies off that line). Colours, entries and the
+    /// error are points of the mapper's space (``ColorMapper/space``): Oklab for the GIF
+    /// encoder, whose points of a layer's pixels `plane` holds, from column `planeX`. The candidates are sorted
     /// by luma and a pixel shows the one its Bayer value selects. Colours the palette holds
     /// exactly stay clean (every candidate is that entry), so flat areas and solid shapes
     /// cost no noise. The pattern is indexed by (`originX` + x, y): with `originX` the
@@ -247,7 +251,7 @@ public struct Quantizer: Sendable {
         return indices
     }
 
-    /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``
+    /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:)``
     /// for `key`: the key above the four candidates of ``mix(_:mapper:palette:points:)``, or above the
     /// nearest entry four times for an undithered colour (bit 24 of the key).
     ///
@@ -287,7 +291,7 @@ public struct Quantizer: Sendable {
     private static let lookAhead = 4
 
     /// A pixel's key in the mix cache of
-    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:)``: its red,
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:)``: its red,
     /// green and blue (`pixel` holds bytes r, g, b, a from the lowest), and 1 << 24 when it is
     /// `undithered` (1; 0 otherwise).
     @inline(__always)
