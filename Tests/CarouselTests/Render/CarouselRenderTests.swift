@@ -39,8 +39,8 @@ struct CarouselRenderTests {
     }
 
     /// A move passes between two pictures; its frames get palettes of their own, for what
-    /// they show (one per frame, or one per two frames where both are mostly texture), and
-    /// every palette may use the full `--colors` limit.
+    /// they show (one per two consecutive frames), and every palette may use the full
+    /// `--colors` limit.
     @Test func movingFramesGetTheirOwnPalettes() throws {
         var options = CarouselOptions()
         options.fps = 20
@@ -60,8 +60,8 @@ struct CarouselRenderTests {
             #expect(gif.paletteSizes[k] == 256, "frame \(k): 255 colours and the transparent entry")
             if together { shared += 1 }
         }
-        #expect(shared < 8, "some moving frames have a palette of their own")
-        #expect(shared > 0, "some pairs of moving frames share one (the items are textured)")
+        #expect(shared < 8, "the move does not share one palette")
+        #expect(shared > 0, "pairs of moving frames share one")
     }
 
     /// A moving frame's palette is designed from one in eight of its changed pixels; a colour

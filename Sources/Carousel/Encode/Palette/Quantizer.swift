@@ -153,8 +153,9 @@ public struct Quantizer: Sendable {
     /// approximates the colour in all three channels (a mix of two entries along one line
     /// would leave blotches where the colour lies off that line). Colours, entries and the
     /// error are points of the mapper's space (``ColorMapper/space``): Oklab for the GIF
-    /// encoder, whose points of a layer's pixels `plane` holds, from column `planeX`. The candidates are sorted
-    /// by luma and a pixel shows the one its Bayer value selects. Colours the palette holds
+    /// encoder, which hands in the points of the layer's pixels as `plane` (the window's
+    /// column x is the plane's `planeX` + x). The candidates are sorted by luma and a pixel
+    /// shows the one its Bayer value selects. Colours the palette holds
     /// exactly stay clean (every candidate is that entry), so flat areas and solid shapes
     /// cost no noise. The pattern is indexed by (`originX` + x, y): with `originX` the
     /// image's position in a larger picture (the strip), the pattern travels with the
