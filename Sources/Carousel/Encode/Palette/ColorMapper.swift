@@ -24,8 +24,8 @@
 public final class ColorMapper {
     /// The palette searched.
     public let palette: [RGBA]
-    /// How the channels count in the distance in RGB (Oklab's axes count alike); a
-    /// ``PaletteSearch`` with these weights serves the same palette in RGB.
+    /// How the channels count in the distance in RGB (Oklab's axes count alike); the GIF
+    /// encoder also looks up overlay colours in RGB with them.
     public let weights: ChannelWeights
     /// Where distances are measured.
     public let space: ColorSpace
