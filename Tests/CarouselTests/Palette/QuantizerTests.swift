@@ -1,3 +1,4 @@
+import Foundation
 @testable import Carousel
 import CarouselTestSupport
 import Testing
@@ -228,6 +229,14 @@ struct QuantizerTests {
     /// rising with every grey level, the colour axes within their limits for the cube's
     /// corners, and a pixel's plane point its colour's point.
     @Test func oklabPoints() {
+        // The written-out linear table is the sRGB curve, to a unit in the last place of
+        // what the platform's `pow` gives.
+        for v in 0..<256 {
+            let c = Double(v) / 255
+            let expected = Float(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4))
+            #expect(abs(Oklab.linearLight(v) - expected) <= expected.ulp, "level \(v)")
+        }
+        #expect(Oklab.linearLight(0) == 0 && Oklab.linearLight(255) == 1)
         let black = Oklab.point(0, 0, 0), white = Oklab.point(255, 255, 255)
         #expect(black == (0, Oklab.offsets.1, Oklab.offsets.2))
         #expect(white.0 == 990 && abs(white.1 - Oklab.offsets.1) <= 1 && abs(white.2 - Oklab.offsets.2) <= 1)
