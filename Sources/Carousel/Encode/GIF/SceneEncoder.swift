@@ -330,7 +330,7 @@ struct SceneEncoder: Sendable {
             }
             (palette, exact) = design(all)
         }
-        let mapper = ColorMapper(palette: palette, weights: dither.weights, space: exact ? .rgb : dither.space)
+        let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
                                     mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     originX: regionX, only: drawn, undithered: plain, plane: plane)
@@ -407,7 +407,7 @@ struct SceneEncoder: Sendable {
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
                                                refinements: refinements, weights: dither.weights)
             .design(designInput, reserved: overlayReservations, counts: counts)
-        let mapper = ColorMapper(palette: palette, weights: dither.weights, space: exact ? .rgb : dither.space)
+        let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX,
                                     only: nil, undithered: undithered(x: regionX, width: regionWidth),

@@ -40,7 +40,7 @@ public final class ColorMapper {
     private let cellStart: UnsafeMutablePointer<Int32>
     private let cellCount: UnsafeMutablePointer<UInt16>
     /// The entries' coordinates in ``space``, as floats for the search loops (below).
-    private let rgb: UnsafeMutablePointer<Float>
+    private let coordinates: UnsafeMutablePointer<Float>
     /// The entries' coordinates in ``space``, as whole numbers (their channels in RGB).
     public let points: [(Int32, Int32, Int32)]
     /// The fine cells' lists, each padded to a multiple of 8: entries and their channels.
@@ -71,11 +71,11 @@ public final class ColorMapper {
         cellCount.initialize(repeating: 0, count: cells)
         let points = palette.map { space == .oklab ? Oklab.point($0) : (Int32($0.r), Int32($0.g), Int32($0.b)) }
         self.points = points
-        rgb = .allocate(capacity: palette.count * 3)
+        coordinates = .allocate(capacity: palette.count * 3)
         for (e, p) in points.enumerated() {
-            rgb[e * 3] = Float(p.0)
-            rgb[e * 3 + 1] = Float(p.1)
-            rgb[e * 3 + 2] = Float(p.2)
+            coordinates[e * 3] = Float(p.0)
+            coordinates[e * 3 + 1] = Float(p.1)
+            coordinates[e * 3 + 2] = Float(p.2)
         }
         candidates = .allocate(capacity: candidateCapacity)
         candidateRed = .allocate(capacity: candidateCapacity)
@@ -87,16 +87,24 @@ public final class ColorMapper {
         for e in 0..<padded {
             let real = e < palette.count
             all.entries[e] = real ? UInt8(e) : 0
-            all.red[e] = real ? rgb[e * 3] : ColorMapper.padding
-            all.green[e] = real ? rgb[e * 3 + 1] : ColorMapper.padding
-            all.blue[e] = real ? rgb[e * 3 + 2] : ColorMapper.padding
+            all.red[e] = real ? coordinates[e * 3] : ColorMapper.padding
+            all.green[e] = real ? coordinates[e * 3 + 1] : ColorMapper.padding
+            all.blue[e] = real ? coordinates[e * 3 + 2] : ColorMapper.padding
         }
+    }
+
+    /// A mapper for a palette `designed` for colours that may lie between its entries, to be
+    /// mapped with `dither`: in the dither's space (``Dither/space``). A palette that holds
+    /// every colour exactly is searched in RGB, where each colour finds its own entry (two
+    /// colours a level apart can share an Oklab point).
+    convenience init(palette: [RGBA], dither: Dither, exact: Bool) {
+        self.init(palette: palette, weights: dither.weights, space: exact ? .rgb : dither.space)
     }
 
     deinit {
         cellStart.deallocate()
         cellCount.deallocate()
-        rgb.deallocate()
+        coordinates.deallocate()
         candidates.deallocate()
         candidateRed.deallocate()
         candidateGreen.deallocate()
@@ -127,7 +135,6 @@ public final class ColorMapper {
     public func point(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
         space == .oklab ? Oklab.point(r, g, b) : (r, g, b)
     }
-
 
     /// The nearest entry to a point of ``space`` (each coordinate 0...``limits``).
     @inline(__always)
@@ -239,9 +246,9 @@ public final class ColorMapper {
             for i in 0..<((n + 7) / 8 * 8) {
                 let e = i < n ? Int(scratch[i]) : -1
                 coarseEntries.append(e < 0 ? 0 : UInt8(e))
-                coarseRed.append(e < 0 ? ColorMapper.padding : rgb[e * 3])
-                coarseGreen.append(e < 0 ? ColorMapper.padding : rgb[e * 3 + 1])
-                coarseBlue.append(e < 0 ? ColorMapper.padding : rgb[e * 3 + 2])
+                coarseRed.append(e < 0 ? ColorMapper.padding : coordinates[e * 3])
+                coarseGreen.append(e < 0 ? ColorMapper.padding : coordinates[e * 3 + 1])
+                coarseBlue.append(e < 0 ? ColorMapper.padding : coordinates[e * 3 + 2])
             }
         }
         let start = Int(coarseStart[coarse])
@@ -277,9 +284,9 @@ public final class ColorMapper {
             if i < count {
                 let e = Int(scratch[i])
                 candidates[at] = UInt8(e)
-                candidateRed[at] = rgb[e * 3]
-                candidateGreen[at] = rgb[e * 3 + 1]
-                candidateBlue[at] = rgb[e * 3 + 2]
+                candidateRed[at] = coordinates[e * 3]
+                candidateGreen[at] = coordinates[e * 3 + 1]
+                candidateBlue[at] = coordinates[e * 3 + 2]
             } else {
                 candidates[at] = 0
                 candidateRed[at] = ColorMapper.padding
@@ -292,7 +299,6 @@ public final class ColorMapper {
         candidateCount += padded
     }
 }
-
 
 /// Where a ``ColorMapper`` measures the distance between colours.
 public enum ColorSpace: Sendable {

@@ -18,7 +18,7 @@ struct DitherMask: Sendable {
 
     /// The mask of `image` (a strip).
     init(_ image: RGBAImage) {
-        flags = DitherMask.flagged(image, edge: DitherMask.edge)
+        flags = DitherMask.undithered(image)
         width = image.width
         height = image.height
     }
@@ -56,14 +56,11 @@ struct DitherMask: Sendable {
     /// One flag per pixel of `image`, row by row: true where the pixel is left undithered,
     /// that is where it differs by `edge` or more from a neighbour to its left, right, top
     /// or bottom.
+    ///
+    /// A pixel's flag depends on its own row and the rows beside it only, so the rows are
+    /// flagged in bands, one parallel task each, and each neighbouring pair is compared once,
+    /// without branches.
     static func undithered(_ image: RGBAImage, edge: Int32 = DitherMask.edge) -> [Bool] {
-        flagged(image, edge: edge)
-    }
-
-    /// ``undithered(_:edge:)``. A pixel's flag depends on its own row and the rows beside it
-    /// only, so the rows are flagged in bands, one parallel task each, and each neighbouring
-    /// pair is compared once, without branches.
-    private static func flagged(_ image: RGBAImage, edge: Int32) -> [Bool] {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { return [] }
         let bandRows = max(32, (h + 7) / 8)

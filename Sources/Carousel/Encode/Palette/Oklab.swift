@@ -1,5 +1,3 @@
-import Foundation
-
 /// Oklab (Björn Ottosson's perceptual colour space), as whole-number points for palette
 /// searches: lightness and the two colour axes scaled by ``scale`` and moved up by
 /// ``offsets``, so every sRGB colour lands in 0...990 for lightness and 0...511 for a and b

@@ -31,10 +31,9 @@ public struct Quantizer: Sendable {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
         // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
         let slots = hasTransparency ? min(maxColors, 255) : maxColors
-        let weights = dither.weights
-        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: weights).design(image)
+        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: dither.weights).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
-        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, weights: weights, space: exact ? .rgb : dither.space),
+        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, dither: dither, exact: exact),
                                     dither: exact ? .none : dither,
                                     transparentIndex: transparentIndex, originX: originX, only: nil,
                                     undithered: undithered)
