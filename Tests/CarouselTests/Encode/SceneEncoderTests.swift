@@ -1,5 +1,6 @@
 import Foundation
 @testable import Carousel
+import CarouselTestSupport
 import Testing
 
 @Suite struct SceneEncoderTests {
@@ -83,11 +84,8 @@ import Testing
         let width = 24, layerWidth = 64, rows = 5, limit = 8
         // Runs of 1 to 6 equal columns from three colours (a fixed pseudo-random sequence),
         // so runs meet runs of the same colour.
-        var state: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(state >> 33) % n
-        }
+        var random = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
+        func next(_ n: Int) -> Int { Int(random.next() >> 33) % n }
         var layer: [UInt32] = []
         for _ in 0..<rows {
             var row: [UInt32] = []

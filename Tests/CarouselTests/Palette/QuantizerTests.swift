@@ -160,11 +160,8 @@ struct QuantizerTests {
     /// grid points are equally near to several entries.
     @Test(arguments: [ChannelWeights.rgb, .perceptual])
     func mapperFindsTheNearestEntry(_ weights: ChannelWeights) {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt8 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: seed >> 56)
-        }
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt8 { random.byte() }
         var palettes = [1, 7, 64, 256].map { size in (0..<size).map { _ in RGBA(r: next(), g: next(), b: next()) } }
         let half = (0..<128).map { _ in RGBA(r: next(), g: next(), b: next()) }
         palettes.append(half + half)
@@ -198,11 +195,8 @@ struct QuantizerTests {
     /// by point, ties included (lowest index): random palettes, one with every entry twice,
     /// and points anywhere in the space's box, as a carried error can make them.
     @Test func oklabMapperFindsTheNearestEntry() {
-        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
-        func next() -> UInt8 {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: seed >> 56)
-        }
+        var random = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
+        func next() -> UInt8 { random.byte() }
         var palettes = [1, 9, 100, 255].map { size in (0..<size).map { _ in RGBA(r: next(), g: next(), b: next()) } }
         let half = (0..<128).map { _ in RGBA(r: next(), g: next(), b: next()) }
         palettes.append(half + half)
@@ -472,11 +466,8 @@ struct QuantizerTests {
     /// colour a pixel or two ahead) is checked against its colour mapped alone, as a
     /// 2x2 image at the same phase of the pattern.
     @Test func orderedIndicesDependOnColourAndPlaceAlone() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state >> 33
-        }
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { random.next() >> 33 }
         let (w, h) = (61, 9)
         var image = RGBAImage(width: w, height: h)
         var x = 0, y = 0, colour = RGBA(r: 0, g: 0, b: 0)
