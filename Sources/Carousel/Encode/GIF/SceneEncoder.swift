@@ -569,10 +569,10 @@ struct SceneEncoder: Sendable {
     /// How many consecutive moving frames share a palette when dithering: two. A palette
     /// per move spreads its entries over both pictures the move passes between and bands
     /// mid-move (on the sample banners, SSIMULACRA2 of move frames 80.2 with one palette per
-    /// move, 85.7 with one per frame). Two frames a move apart by a twelfth of a second show
-    /// nearly the same colours, so a palette for both covers them about as densely as one
-    /// each, and the pair costs one palette design and one mapping of the layer pixels both
-    /// show (the pattern is fixed to the layer, so such a pixel's index is the same in both).
+    /// move, 85.7 with one per frame). Two consecutive frames of a move (1/25 s apart at the
+    /// default 25 fps) show mostly the same colours, so one palette serves both (below), and
+    /// the pair costs one palette design and one mapping of the layer pixels both show (the
+    /// pattern is fixed to the layer, so such a pixel's index is the same in both).
     ///
     /// Until colours were compared in Oklab, pairs were kept to views that were mostly
     /// texture, slow, or of few hues: everywhere, a frame of the colour wheel's move fell 5.0
