@@ -294,16 +294,16 @@ struct QuantizerTests {
 
     /// Median cut with the bins kept in three orders gives the palette of the plain
     /// algorithm, which sorts each box by its widest channel's key before splitting it.
-    @Test(arguments: [2, 16, 255])
-    func medianCutMatchesSortingEveryBox(_ colors: Int) {
+    @Test(arguments: [2, 16, 255], [ColorSpace.rgb, .oklab])
+    func medianCutMatchesSortingEveryBox(_ colors: Int, _ space: ColorSpace) {
         var image = RGBAImage(width: 120, height: 80)
         for y in 0..<80 {
             for x in 0..<120 {
                 image[x, y] = RGBA(r: UInt8(x * 2), g: UInt8((x * y / 7) % 256), b: UInt8(255 - y * 3))
             }
         }
-        let histogram = Histogram(image, weights: .perceptual)
-        let expected = QuantizerTests.medianCutSortingEveryBox(histogram, colors: colors)
+        let histogram = Histogram(image, weights: .perceptual, space: space)
+        let expected = QuantizerTests.medianCutSortingEveryBox(histogram, colors: colors, space: space)
         #expect(histogram.bins.count > 1000)
         #expect(histogram.medianCut(colors: colors) == expected)
     }
@@ -336,7 +336,8 @@ struct QuantizerTests {
     }
 
     /// Median cut over fine and coarse bins together still gives the plain algorithm's palette.
-    @Test func medianCutOverBothCellSizes() {
+    @Test(arguments: [ColorSpace.rgb, .oklab])
+    func medianCutOverBothCellSizes(_ space: ColorSpace) {
         var image = RGBAImage(width: 120, height: 80)
         var coarse: [Bool] = []
         for y in 0..<80 {
@@ -345,28 +346,39 @@ struct QuantizerTests {
                 coarse.append((x / 10 + y / 10) % 2 == 0)
             }
         }
-        let histogram = Histogram(image, weights: .perceptual, coarse: coarse)
+        let histogram = Histogram(image, weights: .perceptual, space: space, coarse: coarse)
         #expect(histogram.bins.contains(where: \.coarse) && histogram.bins.contains { !$0.coarse })
-        #expect(histogram.medianCut(colors: 64) == QuantizerTests.medianCutSortingEveryBox(histogram, colors: 64))
+        #expect(histogram.medianCut(colors: 64)
+                == QuantizerTests.medianCutSortingEveryBox(histogram, colors: 64, space: space))
     }
 
     /// Median cut as the plain algorithm does it: each box sorted by its widest channel's key
-    /// before it is split.
-    static func medianCutSortingEveryBox(_ histogram: Histogram, colors: Int) -> [RGBA] {
-        let w = (4.0, 8.0, 3.0)
-        var bins = histogram.bins
+    /// (then by the bin's place in the histogram) before it is split. In Oklab the boxes
+    /// split the bins' points, a quarter of each coordinate, with the axes alike; an entry is
+    /// its box's mean colour in RGB.
+    static func medianCutSortingEveryBox(_ histogram: Histogram, colors: Int, space: ColorSpace = .rgb) -> [RGBA] {
+        let oklab = space == .oklab
+        let w = oklab ? (1.0, 1.0, 1.0) : (4.0, 8.0, 3.0)
+        // What is split, beside the bin it stands for.
+        var bins: [(split: Histogram.Bin, index: Int)] = histogram.bins.enumerated().map { i, bin in
+            guard oklab else { return (bin, i) }
+            let p = Oklab.point(RGBA(r: UInt8(bin.r.rounded()), g: UInt8(bin.g.rounded()), b: UInt8(bin.b.rounded())))
+            return (Histogram.Bin(count: bin.count, r: Double(p.0) / 4, g: Double(p.1) / 4, b: Double(p.2) / 4,
+                                  coarse: bin.coarse), i)
+        }
+        func split(_ box: Range<Int>) -> [Histogram.Bin] { bins[box].map(\.split) }
         var boxes = [0..<bins.count]
-        var errors = [Histogram.squaredError(bins[...], weights: w)]
+        var errors = [Histogram.squaredError(split(0..<bins.count), weights: w)]
         while boxes.count < colors {
             guard let worst = errors.indices.max(by: { errors[$0] < errors[$1] }), errors[worst] > 0 else { break }
             let box = boxes[worst]
-            let channel = Histogram.widestChannel(bins[box], weights: w)
-            let sorted = bins[box].sorted { $0.key(channel) < $1.key(channel) }
+            let channel = Histogram.widestChannel(split(box), weights: w)
+            let sorted = bins[box].sorted { ($0.split.key(channel), $0.index) < ($1.split.key(channel), $1.index) }
             bins.replaceSubrange(box, with: sorted)
-            let total = bins[box].reduce(0) { $0 + $1.count }
+            let total = bins[box].reduce(0) { $0 + $1.split.count }
             var running = 0.0, cut = box.lowerBound + 1
             for i in box {
-                running += bins[i].count
+                running += bins[i].split.count
                 if running >= total / 2 {
                     cut = i + 1
                     break
@@ -374,35 +386,83 @@ struct QuantizerTests {
             }
             cut = min(max(cut, box.lowerBound + 1), box.upperBound - 1)
             boxes[worst] = box.lowerBound..<cut
-            errors[worst] = Histogram.squaredError(bins[box.lowerBound..<cut], weights: w)
+            errors[worst] = Histogram.squaredError(split(box.lowerBound..<cut), weights: w)
             boxes.append(cut..<box.upperBound)
-            errors.append(Histogram.squaredError(bins[cut..<box.upperBound], weights: w))
+            errors.append(Histogram.squaredError(split(cut..<box.upperBound), weights: w))
         }
         return boxes.map { box -> RGBA in
-            let m = Histogram.mean(bins[box])
+            let m = Histogram.mean(bins[box].map { histogram.bins[$0.index] })
             return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
         }
     }
 
     /// A k-means pass that keeps a bin's entry without a search (near enough to it) gives the
     /// palette that searching every bin gives, pass after pass.
-    @Test func refineKeepsEntriesExactly() {
+    @Test(arguments: [ColorSpace.rgb, .oklab])
+    func refineKeepsEntriesExactly(_ space: ColorSpace) {
         var image = RGBAImage(width: 96, height: 64)
         for y in 0..<64 {
             for x in 0..<96 {
                 image[x, y] = RGBA(r: UInt8(x * 255 / 95), g: UInt8((x * y) % 256), b: UInt8(y * 4 % 256))
             }
         }
-        let histogram = Histogram(image, weights: .perceptual)
+        let histogram = Histogram(image, weights: .perceptual, space: space)
         var kept = histogram.medianCut(colors: 64), searched = kept
         var assignment: [UInt8] = []
         for _ in 0..<4 {
+            let before = kept
             kept = histogram.refine(kept, assignment: &assignment)
             var fresh: [UInt8] = []
             searched = histogram.refine(searched, assignment: &fresh)
             #expect(kept == searched)
+            #expect(assignment == fresh)
+            // Each bin joined the entry nearest to its mean, searched here over the whole palette.
+            let points = before.map { space == .oklab ? Oklab.point($0) : (Int32($0.r), Int32($0.g), Int32($0.b)) }
+            let w: (Int32, Int32, Int32) = space == .oklab ? (1, 1, 1) : (4, 8, 3)
+            let wrong = histogram.bins.indices.filter { i in
+                let bin = histogram.bins[i]
+                let color = (Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded()))
+                let p = space == .oklab ? Oklab.point(color.0, color.1, color.2) : color
+                let distances = points.map { e -> Int32 in
+                    let d = (e.0 - p.0, e.1 - p.1, e.2 - p.2)
+                    return w.0 * d.0 * d.0 + w.1 * d.1 * d.1 + w.2 * d.2 * d.2
+                }
+                return distances[Int(assignment[i])] != distances.min()
+            }
+            #expect(wrong.isEmpty)
         }
         #expect(assignment.count == histogram.bins.count)
+    }
+
+    /// Designed in Oklab, a palette serves colours by Oklab's distance better than one
+    /// designed in weighted RGB: ramps from black to white through six hues, sixteen entries,
+    /// each pixel at its nearest entry in Oklab.
+    @Test func oklabDesignServesOklabDistance() {
+        let hues: [(Double, Double, Double)] = [(1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 1, 1), (0, 0, 1), (1, 0, 1)]
+        var image = RGBAImage(width: 256, height: hues.count)
+        for (y, hue) in hues.enumerated() {
+            for x in 0..<256 {
+                // Black to the hue over the first half, the hue to white over the second.
+                let t = Double(x) / 128
+                func level(_ c: Double) -> UInt8 { UInt8((t <= 1 ? c * t : c + (1 - c) * (t - 1)) * 255 / 1.9922) }
+                image[x, y] = RGBA(r: level(hue.0), g: level(hue.1), b: level(hue.2))
+            }
+        }
+        func error(_ space: ColorSpace) -> Int {
+            let palette = PaletteDesigner(maxColors: 16, refinements: 4, weights: .perceptual, space: space)
+                .design(image).palette.map { Oklab.point($0) }
+            return image.pixels.withUnsafeBufferPointer { p in
+                stride(from: 0, to: p.count, by: 4).reduce(0) { total, i in
+                    let c = Oklab.point(Int32(p[i]), Int32(p[i + 1]), Int32(p[i + 2]))
+                    return total + Int(palette.map { e -> Int32 in
+                        let d = (e.0 - c.0, e.1 - c.1, e.2 - c.2)
+                        return d.0 * d.0 + d.1 * d.1 + d.2 * d.2
+                    }.min()!)
+                }
+            }
+        }
+        let rgb = error(.rgb), oklab = error(.oklab)
+        #expect(oklab * 10 < rgb * 9, "Oklab \(oklab), RGB \(rgb)")
     }
 
     /// The perceptual weights count green above red: a grey is nearer the entry 12 off in

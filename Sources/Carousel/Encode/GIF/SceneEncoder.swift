@@ -312,7 +312,8 @@ struct SceneEncoder: Sendable {
             return (sample, counts, coarse)
         }
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
-            PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights)
+            PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
+                            space: dither.space)
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
                         reserved: reserved, counts: collected.counts, coarse: collected.coarse)
         }
@@ -405,7 +406,7 @@ struct SceneEncoder: Sendable {
         let refinements = compact ? PaletteDesigner.defaultRefinements
             : (moving ? SceneEncoder.moveRefinements : SceneEncoder.holdRefinements)
         let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
-                                               refinements: refinements, weights: dither.weights)
+                                               refinements: refinements, weights: dither.weights, space: dither.space)
             .design(designInput, reserved: overlayReservations, counts: counts)
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,

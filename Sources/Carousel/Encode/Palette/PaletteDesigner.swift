@@ -2,6 +2,9 @@ import Foundation
 
 /// Designs a palette for a set of pixels: exact when they have few enough colours,
 /// otherwise variance-driven median cut refined by k-means, with some colours reserved.
+/// Colours are compared in RGB with ``weights``, or in Oklab (``space``): median cut
+/// splits and k-means groups the colours by their Oklab points, and each entry is its
+/// group's mean colour in RGB.
 ///
 /// Works on a 6-bit-per-channel histogram that keeps each cell's mean colour, so
 /// the cost depends on the number of distinct cells rather than pixels.
@@ -10,17 +13,22 @@ public struct PaletteDesigner: Sendable {
     public let maxColors: Int
     /// k-means passes after median cut.
     public let refinements: Int
-    /// How the channels count in the distance between colours.
+    /// How the channels count in the distance between colours in RGB.
     public let weights: ChannelWeights
+    /// Where colours are compared: the GIF encoder designs in the space its dithering maps
+    /// in (``Dither/space``).
+    public let space: ColorSpace
 
     /// k-means passes by default: on the photo benchmark a third pass gained 0.06 dB for 6% more time.
     public static let defaultRefinements = 2
 
     /// A designer for at most `maxColors` entries (2...256).
-    public init(maxColors: Int, refinements: Int = PaletteDesigner.defaultRefinements, weights: ChannelWeights = .rgb) {
+    public init(maxColors: Int, refinements: Int = PaletteDesigner.defaultRefinements, weights: ChannelWeights = .rgb,
+                space: ColorSpace = .rgb) {
         self.maxColors = min(256, max(1, maxColors))
         self.refinements = refinements
         self.weights = weights
+        self.space = space
     }
 
     /// The palette for the opaque pixels of `image` (alpha >= 128), `reserved` first
@@ -46,7 +54,7 @@ public struct PaletteDesigner: Sendable {
         if let exact = Quantizer.distinctColors(image, limit: slots) {
             return (reserved + exact.filter { !reserved.contains($0) }, true)
         }
-        let histogram = Histogram(image, weights: weights, counts: counts, coarse: coarse)
+        let histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
         var palette = histogram.medianCut(colors: slots)
         var assignment: [UInt8] = []
         for _ in 0..<refinements { palette = histogram.refine(palette, assignment: &assignment) }
@@ -59,7 +67,13 @@ public struct PaletteDesigner: Sendable {
 ///
 /// Pixels flagged coarse (at edges and in texture, where the picture masks a palette's
 /// error: see ``DitherMask``) are counted in cells of 5 bits per channel instead, kept
-/// apart from the fine cells. Photographs are mostly texture, and a moving frame of one
+/// apart from the fine cells.
+///
+/// In Oklab (``ColorSpace/oklab``) each bin also has the Oklab point of its mean, and the
+/// design compares those: median cut splits boxes of points, k-means finds each bin's
+/// nearest entry by point, and an entry is still the mean of its bins in RGB. Oklab's
+/// steps follow what the eye tells apart, so a smooth gradient's dark and blue stretches
+/// get entries where RGB's distance would spend them on bright greens. Photographs are mostly texture, and a moving frame of one
 /// spreads over some ten thousand fine cells, each of which median cut and every k-means
 /// pass visit; smooth gradients, where entries must be a few levels apart, keep the fine
 /// cells.
@@ -85,13 +99,18 @@ struct Histogram {
     static let fineCells = 1 << 18, cells = fineCells + (1 << 15)
 
     private(set) var bins: [Bin] = []
-    /// Each bin's mean rounded to whole levels: the colour k-means looks up.
-    private var rounded: [(Int32, Int32, Int32)] = []
-    /// How the channels count in squared errors and in k-means' nearest entry.
+    /// Each bin's point in ``space``, the colour k-means looks up: its mean rounded to whole
+    /// levels, or that colour's Oklab point.
+    private var points: [(Int32, Int32, Int32)] = []
+    /// How the channels count in squared errors and in k-means' nearest entry, in RGB.
     let weights: ChannelWeights
+    /// Where colours are compared.
+    let space: ColorSpace
 
-    init(_ image: RGBAImage, weights: ChannelWeights = .rgb, counts: [UInt8]? = nil, coarse: [Bool]? = nil) {
+    init(_ image: RGBAImage, weights: ChannelWeights = .rgb, space: ColorSpace = .rgb, counts: [UInt8]? = nil,
+         coarse: [Bool]? = nil) {
         self.weights = weights
+        self.space = space
         let counts = counts.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
         let coarse = coarse.flatMap { $0.count == image.width * image.height ? $0 : nil } ?? []
         // Each used cell gets a slot, in order of first use: its key, count and the three channel sums.
@@ -135,14 +154,15 @@ struct Histogram {
         var usedKeys = UnsafeMutableBufferPointer(start: keys, count: used)
         usedKeys.sort()
         bins.reserveCapacity(used)
-        rounded.reserveCapacity(used)
+        points.reserveCapacity(used)
         for key in usedKeys.lazy.map(Int.init) {
             let s = sums + Int(slotOf[key]) * 4
             let n = Double(s[0])
             let bin = Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n,
                           coarse: key >= Histogram.fineCells)
             bins.append(bin)
-            rounded.append((Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded())))
+            let rounded = (Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded()))
+            points.append(space == .oklab ? Oklab.point(rounded.0, rounded.1, rounded.2) : rounded)
             slotOf[key] = -1
         }
         SlotTables.shared.give(slotOf)
@@ -161,23 +181,38 @@ struct Histogram {
     /// three lists.
     /// Splitting a box cuts the list of its channel at the median and partitions the other
     /// two, keeping their order: linear in the box's size.
+    ///
+    /// In Oklab the boxes hold the bins' points (a quarter of each coordinate, so that they
+    /// span about 0...256 as RGB's levels do and their keys keep 14 bits a channel), all three
+    /// axes counting alike; two bins can share a point, and their order in each list is then
+    /// the histogram's. Each box's entry is the mean of its bins' colours in RGB.
     func medianCut(colors: Int) -> [RGBA] {
         guard !bins.isEmpty, colors > 0 else { return colors > 0 ? [.black] : [] }
-        let bins = self.bins, count = bins.count
-        let w = (Double(weights.r), Double(weights.g), Double(weights.b))
-        // The bins by each channel's key.
+        let oklab = space == .oklab
+        // What the boxes split: the bins themselves in RGB, their points in Oklab.
+        let bins = oklab
+            ? zip(self.bins, points).map { bin, p in
+                Bin(count: bin.count, r: Double(p.0) / 4, g: Double(p.1) / 4, b: Double(p.2) / 4, coarse: bin.coarse)
+            }
+            : self.bins
+        let count = bins.count
+        let w = oklab ? (1.0, 1.0, 1.0) : (Double(weights.r), Double(weights.g), Double(weights.b))
+        // The bins by each channel's key, then by their place in the histogram.
         var lists: [[Int32]] = (0..<3).map { c in
             var keyed = bins.enumerated().map { (key: $1.key(c), bin: Int32($0)) }
-            keyed.sort { $0.key < $1.key }
+            keyed.sort { ($0.key, $0.bin) < ($1.key, $1.bin) }
             return keyed.map(\.bin)
         }
         var boxes: [Range<Int>] = [0..<count]
         // The channel whose list holds each box's order; the first box keeps the histogram's (-1).
         var orders = [-1]
         let histogramOrder = Array(0..<Int32(count))
-        /// `body` of the bins of `box` in its order.
-        func sum<T>(_ box: Range<Int>, _ order: Int, _ body: (LazyMapCollection<ArraySlice<Int32>, Bin>) -> T) -> T {
-            body((order < 0 ? histogramOrder : lists[order])[box].lazy.map { bins[Int($0)] })
+        /// `body` of the bins of `box` in its order: what the boxes split, or (`colors`) the
+        /// histogram's bins with their colours.
+        func sum<T>(_ box: Range<Int>, _ order: Int, colors: Bool = false,
+                    _ body: (LazyMapCollection<ArraySlice<Int32>, Bin>) -> T) -> T {
+            let source = colors ? self.bins : bins
+            return body((order < 0 ? histogramOrder : lists[order])[box].lazy.map { source[Int($0)] })
         }
         var errors: [Double] = [Histogram.squaredError(bins[0..<count], weights: w)]
         var left = [Bool](repeating: false, count: count)
@@ -222,7 +257,7 @@ struct Histogram {
             errors.append(sum(cut..<box.upperBound, channel) { Histogram.squaredError($0, weights: w) })
         }
         return zip(boxes, orders).map { box, order in
-            let m = sum(box, order) { Histogram.mean($0) }
+            let m = sum(box, order, colors: true) { Histogram.mean($0) }
             return RGBA(r: UInt8(m.0.rounded()), g: UInt8(m.1.rounded()), b: UInt8(m.2.rounded()))
         }
     }
@@ -234,10 +269,22 @@ struct Histogram {
     /// half the distance from that entry to any other: in the weighted distance, which is
     /// Euclidean in scaled channels, every other entry is then strictly farther (triangle
     /// inequality), so the result is the search's.
+    ///
+    /// In Oklab a bin joins the entry nearest to its point, and the same holds with the
+    /// axes counting alike.
     func refine(_ palette: [RGBA], assignment: inout [UInt8]) -> [RGBA] {
-        let search = PaletteSearch(palette: palette, weights: weights)
-        let wr = Int32(weights.r), wg = Int32(weights.g), wb = Int32(weights.b)
-        let entries = palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+        // The entries' points, and the nearest entry to a bin's point.
+        let entries: [(Int32, Int32, Int32)], nearest: ((Int32, Int32, Int32)) -> UInt8
+        if space == .oklab {
+            let mapper = ColorMapper(palette: palette, space: .oklab)
+            entries = mapper.points
+            nearest = { mapper.nearest(point: $0) }
+        } else {
+            let search = PaletteSearch(palette: palette, weights: weights)
+            entries = palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
+            nearest = { search.nearest($0.0, $0.1, $0.2) }
+        }
+        let (wr, wg, wb) = space == .oklab ? (Int32(1), 1, 1) : (Int32(weights.r), Int32(weights.g), Int32(weights.b))
         @inline(__always) func distance(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
             let dr = a.0 &- b.0, dg = a.1 &- b.1, db = a.2 &- b.2
             return wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
@@ -277,11 +324,11 @@ struct Histogram {
         }
         var sums = [(Double, Double, Double, Double)](repeating: (0, 0, 0, 0), count: palette.count)
         for (i, bin) in bins.enumerated() {
-            let color = rounded[i]
+            let color = points[i]
             var k = Int(assignment[i])
             // 4 d(bin, entry)^2 < d(entry, other)^2 for every other entry: the entry is nearest.
             if !guessed || k >= entries.count || Int64(distance(color, entries[k])) * 4 >= Int64(separation[k]) {
-                k = Int(search.nearest(color.0, color.1, color.2))
+                k = Int(nearest(color))
                 assignment[i] = UInt8(k)
             }
             sums[k].0 += bin.count

@@ -31,7 +31,7 @@ public struct Quantizer: Sendable {
         let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
         // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
         let slots = hasTransparency ? min(maxColors, 255) : maxColors
-        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: dither.weights).design(image)
+        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: dither.weights, space: dither.space).design(image)
         let transparentIndex = hasTransparency ? palette.count : nil
         let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, dither: dither, exact: exact),
                                     dither: exact ? .none : dither,
