@@ -90,6 +90,32 @@ struct QuantizerTests {
         }
     }
 
+    /// Laid out in rows, a colour's pixels show one entry a row, rows y mod 4 = 0, 1, 2, 3 the
+    /// entries of the 2x2 cell in luma order 0, 2, 1, 3, wherever the window lies.
+    @Test(arguments: [RGBA(r: 64, g: 128, b: 192), RGBA(r: 200, g: 30, b: 90), RGBA(r: 128, g: 128, b: 128)])
+    func orderedRowsShowTheCellsEntries(_ color: RGBA) {
+        let image = RGBAImage(width: 12, height: 8, fill: color)
+        let mapper = ColorMapper(palette: Self.corners)
+        let cells = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil)
+        func luma(_ i: UInt8) -> Int {
+            let c = Self.corners[Int(i)]
+            return 299 * Int(c.r) + 587 * Int(c.g) + 114 * Int(c.b)
+        }
+        var windows: [[UInt8]] = []
+        for originX in [0, 3] {
+            let rows = Quantizer.map(image, columns: 2..<10, height: 8, mapper: mapper, dither: .ordered,
+                                     transparentIndex: nil, originX: originX, only: nil, undithered: nil, layout: .rows)
+            windows.append(rows)
+            for y in 0..<8 { #expect(Set(rows[(y * 8)..<(y * 8 + 8)]).count == 1, "row \(y) shows one entry") }
+            let shown = (0..<4).map { rows[$0 * 8] }
+            #expect(shown.sorted() == [cells[0], cells[1], cells[12], cells[13]].sorted(), "the cell's four entries")
+            #expect(luma(shown[0]) <= luma(shown[2]) && luma(shown[2]) <= luma(shown[1]) && luma(shown[1]) <= luma(shown[3]))
+            #expect(rows[32..<64] == rows[0..<32], "every fourth row alike")
+        }
+        #expect(windows[0] == windows[1])
+        #expect(Set(cells).count > 1, "the colour is dithered")
+    }
+
     /// Colours the palette holds exactly stay clean: no pattern on flat areas or solid shapes.
     @Test func orderedKeepsPaletteColoursClean() {
         let palette = [RGBA(r: 10, g: 20, b: 30), RGBA(r: 200, g: 100, b: 50), RGBA(r: 255, g: 255, b: 255), RGBA(r: 0, g: 0, b: 0)]

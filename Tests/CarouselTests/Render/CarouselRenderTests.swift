@@ -321,6 +321,68 @@ struct CarouselRenderTests {
         #expect(checked > 1000)
     }
 
+    /// Ordered dithering shows a colour's four entries in a 2x2 cell in rests and one a row in
+    /// moves. Items of blocks 16 pixels wide, each block one colour a row (a gradient down
+    /// it), 16 colours, no dots (their boxes take nearest entries): in a moving frame, the
+    /// pixels drawn afresh (their exact colour changed) inside a block that share a colour and
+    /// a row all show one colour; in the first rest, such pixels show two or more.
+    @Test func movesDitherInRowsRestsInCells() throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.duration = 0.6
+        options.colors = 16
+        options.dither = .ordered
+        options.size = PixelSize(width: 80, height: 32)
+        options.itemWidth = 64
+        options.spacing = 6
+        options.dots.placement = .none
+        let items = (0..<4).map { k in
+            var image = RGBAImage(width: 64, height: 32)
+            for y in 0..<32 {
+                for x in 0..<64 {
+                    image[x, y] = RGBA(r: UInt8(30 + k * 50 + x / 16 * 9), g: UInt8(60 + y), b: UInt8(120 + x / 16 * 11))
+                }
+            }
+            return image
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let shown = Self.timelineFrames(try DecodedGIF([UInt8](carousel.gifData())), fps: 10)
+        try #require(shown.count == carousel.frameCount)
+        /// The colours shown, by row and exact colour, at the pixels of frame `i` inside a block
+        /// (both side neighbours of the same exact colour) that `fresh` keeps.
+        func shownColours(_ i: Int, fresh: (Int, Int) -> Bool) -> [[UInt8]: Set<RGBA>] {
+            let exact = carousel.frame(index: i)
+            var colours: [[UInt8]: Set<RGBA>] = [:]
+            for y in 0..<exact.height {
+                for x in 1..<(exact.width - 1) where fresh(x, y) {
+                    let c = exact[x, y]
+                    guard exact[x - 1, y] == c && exact[x + 1, y] == c else { continue }
+                    colours[[UInt8(y), c.r, c.g, c.b], default: []].insert(shown[i][x, y])
+                }
+            }
+            return colours
+        }
+        let rest = shownColours(0) { _, _ in true }
+        #expect(rest.values.contains { $0.count >= 2 }, "a rest shows a 2x2 cell's entries side by side")
+        let frames = (0..<carousel.frameCount).map { carousel.frame(index: $0) }
+        var checked = 0
+        for i in 1..<(frames.count - 1) where frames[i] != frames[i - 1] && frames[i] != frames[i + 1] {
+            // A moving frame. Its pixels that already show the colour they keep until the move
+            // settles into a rest take the rest's indices (a 2x2 cell): they are left out.
+            let rest = (i..<(frames.count - 1)).first { frames[$0] == frames[$0 + 1] }
+            func settled(_ x: Int, _ y: Int) -> Bool {
+                rest.map { rest in (i...rest).allSatisfy { frames[$0][x, y] == frames[rest][x, y] } } ?? false
+            }
+            let fresh = shownColours(i) { x, y in frames[i - 1][x, y] != frames[i][x, y] && !settled(x, y) }
+            for (key, colours) in fresh {
+                checked += 1
+                #expect(colours.count == 1, "frame \(i): row \(key[0]) shows \(colours.count) colours for one")
+            }
+        }
+        #expect(checked > 100)
+    }
+
     /// Identical consecutive frames (holds, jumps) merge: one GIF frame per distinct run.
     @Test func identicalFramesMerge() throws {
         var options = CarouselOptions()

@@ -334,7 +334,7 @@ struct SceneEncoder: Sendable {
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
                                     mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
-                                    originX: regionX, only: drawn, undithered: plain, plane: plane)
+                                    originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows)
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {

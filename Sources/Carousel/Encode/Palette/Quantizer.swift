@@ -91,19 +91,34 @@ public struct Quantizer: Sendable {
 
     /// ``map(_:mapper:dither:transparentIndex:runSlack:originX:only:undithered:plane:planeX:)`` of
     /// the top `height` rows of `columns` of `image`, a window of a larger picture (a moving
-    /// frame's region of the layer): read where it lies when dithering in order, cut out
-    /// otherwise. `only`, `undithered` and the result are by pixel of the window; `plane`, when
-    /// given, holds the Oklab points of `image`'s pixels.
+    /// frame's region of the layer): read where it lies when dithering in order, with the
+    /// four entries of a mix laid out as `layout` says, cut out otherwise. `only`,
+    /// `undithered` and the result are by pixel of the window; `plane`, when given, holds the
+    /// Oklab points of `image`'s pixels.
     static func map(_ image: RGBAImage, columns: Range<Int>, height: Int, mapper: ColorMapper, dither: Dither,
                     transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
-                    plane: OklabPlane? = nil) -> [UInt8] {
+                    plane: OklabPlane? = nil, layout: OrderedLayout = .cells) -> [UInt8] {
         guard dither == .ordered else {
             return map(image.cropped(x: columns.lowerBound, width: columns.count, height: height), mapper: mapper,
                        dither: dither, transparentIndex: transparentIndex, originX: originX, only: only,
                        undithered: undithered)
         }
         return mapOrdered(image, columns: columns, height: height, mapper: mapper, transparentIndex: transparentIndex,
-                          originX: originX, only: only, undithered: undithered, plane: plane, planeX: columns.lowerBound)
+                          originX: originX, only: only, undithered: undithered, plane: plane, planeX: columns.lowerBound,
+                          layout: layout)
+    }
+
+    /// Where ordered dithering shows each of a colour's four entries (sorted by luma: 0 the
+    /// darkest).
+    enum OrderedLayout: Sendable {
+        /// A 2x2 Bayer cell, [0 2; 3 1], indexed by the pixel's column in the strip and its
+        /// row: the pattern of still pictures.
+        case cells
+        /// One entry a row, rows y with y mod 4 = 0, 1, 2, 3 showing entries 0, 2, 1, 3: a
+        /// colour's pixels in a row all show one entry. The pattern of moving frames: a
+        /// carousel moves sideways, so a row keeps its entry as the content slides along it,
+        /// and LZW codes a row of one entry cheaply.
+        case rows
     }
 
     /// Nearest-colour mapping. With `runSlack` > 0, a pixel repeats its left neighbour's
@@ -145,7 +160,7 @@ public struct Quantizer: Sendable {
     }
 
     /// Ordered dithering by mixing palette entries (Knoll's pattern dithering), with a 2x2
-    /// Bayer pattern fixed to the content.
+    /// Bayer pattern or in rows (`layout`), fixed to the content.
     ///
     /// For each colour, four candidate entries are chosen one after another, each the entry
     /// nearest to the colour plus the error the candidates so far leave, so their mean
@@ -154,7 +169,7 @@ public struct Quantizer: Sendable {
     /// error are points of the mapper's space (``ColorMapper/space``): Oklab for the GIF
     /// encoder, which hands in the points of the layer's pixels as `plane` (the window's
     /// column x is the plane's `planeX` + x). The candidates are sorted by luma and a pixel
-    /// shows the one its Bayer value selects. Colours the palette holds
+    /// shows the one its place selects (``OrderedLayout``). Colours the palette holds
     /// exactly stay clean (every candidate is that entry), so flat areas and solid shapes
     /// cost no noise. The pattern is indexed by (`originX` + x, y): with `originX` the
     /// image's position in a larger picture (the strip), the pattern travels with the
@@ -166,7 +181,7 @@ public struct Quantizer: Sendable {
     /// and so is the result.
     private static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
                                    transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
-                                   plane: OklabPlane? = nil, planeX: Int = 0) -> [UInt8] {
+                                   plane: OklabPlane? = nil, planeX: Int = 0, layout: OrderedLayout = .cells) -> [UInt8] {
         precondition(columns.lowerBound >= 0 && columns.upperBound <= image.width && h >= 0 && h <= image.height,
                      "Quantizer.mapOrdered: the window is outside the image")
         let w = columns.count, stride = image.width, left = columns.lowerBound
@@ -218,9 +233,16 @@ public struct Quantizer: Sendable {
                     let plainBytes = plain.baseAddress?.assumingMemoryBound(to: UInt8.self)
                     let output = out.baseAddress!
                     for y in 0..<h {
-                        // The 2x2 Bayer matrix [0 2; 3 1] as bit shifts into the packed candidates,
-                        // for the row's columns x with x + originX even and odd.
-                        let evenShift: UInt32 = y & 1 == 0 ? 0 : 24, oddShift: UInt32 = y & 1 == 0 ? 16 : 8
+                        // The entry shown as a bit shift into the packed candidates, for the row's
+                        // columns x with x + originX even and odd: the 2x2 Bayer matrix [0 2; 3 1],
+                        // or in rows entries 0, 2, 1, 3.
+                        let evenShift: UInt32, oddShift: UInt32
+                        switch layout {
+                        case .cells: (evenShift, oddShift) = y & 1 == 0 ? (0, 16) : (24, 8)
+                        case .rows:
+                            evenShift = Quantizer.rowShifts[y & 3]
+                            oddShift = evenShift
+                        }
                         let row = y &* w
                         let source = pixels + (y &* stride &+ left), target = output + row
                         let planeRow = planePoints.map { $0 + (y &* planeWidth &+ planeX) }
@@ -250,6 +272,9 @@ public struct Quantizer: Sendable {
         } }
         return indices
     }
+
+    /// The shifts of ``OrderedLayout/rows`` for rows y with y mod 4 = 0...3: entries 0, 2, 1, 3.
+    private static let rowShifts: [UInt32] = [0, 16, 8, 24]
 
     /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:)``
     /// for `key`: the key above the four candidates of ``mix(_:mapper:palette:points:)``, or above the
