@@ -1,8 +1,7 @@
-/// The looping GIF89a encoder (giflib): a palette per hold and per moving frame, or per
-/// two moving frames of texture (per move with `.none`, the compact encoding), changed
-/// rectangles,
-/// unchanged pixels transparent (`SceneEncoder`); a transparent background takes
-/// whole frames with their own palettes instead.
+/// The looping GIF89a encoder (giflib): a palette per hold and per two moving frames (per
+/// move with `.none`, the compact encoding), changed rectangles, unchanged pixels
+/// transparent (`SceneEncoder`); a transparent background takes whole frames with their
+/// own palettes instead.
 public struct GIFEncoder: AnimationEncoder {
     /// Palette size limit, 2...256.
     public var colors: Int
