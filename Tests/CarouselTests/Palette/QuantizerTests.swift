@@ -217,9 +217,10 @@ struct QuantizerTests {
         }
     }
 
-    /// In Oklab, the mapper's cell lists give what a search of the whole palette gives, point
-    /// by point, ties included (lowest index): random palettes, one with every entry twice,
-    /// and points anywhere in the space's box, as a carried error can make them.
+    /// In Oklab, the mapper's cell lists and the walk by lightness (``PaletteSearch``) give what
+    /// a search of the whole palette gives, point by point, ties included (lowest index):
+    /// random palettes, one with every entry twice, and points anywhere in the space's box, as
+    /// a carried error can make them.
     @Test func oklabMapperFindsTheNearestEntry() {
         var random = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
         func next() -> UInt8 { random.byte() }
@@ -228,6 +229,7 @@ struct QuantizerTests {
         palettes.append(half + half)
         for palette in palettes {
             let mapper = ColorMapper(palette: palette, weights: .perceptual, space: .oklab)
+            let search = PaletteSearch(oklab: palette)
             #expect(mapper.points.count == palette.count)
             let limits = mapper.limits
             for n in 0..<3000 {
@@ -241,6 +243,7 @@ struct QuantizerTests {
                     if d < bestDistance { (best, bestDistance) = (e, d) }
                 }
                 #expect(Int(mapper.nearest(point: p)) == best, "\(palette.count) entries, point \(p)")
+                #expect(Int(search.nearest(point: p)) == best, "search: \(palette.count) entries, point \(p)")
             }
         }
     }

@@ -276,9 +276,9 @@ struct Histogram {
         // The entries' points, and the nearest entry to a bin's point.
         let entries: [(Int32, Int32, Int32)], nearest: ((Int32, Int32, Int32)) -> UInt8
         if space == .oklab {
-            let mapper = ColorMapper(palette: palette, space: .oklab)
-            entries = mapper.points
-            nearest = { mapper.nearest(point: $0) }
+            let search = PaletteSearch(oklab: palette)
+            entries = palette.map { Oklab.point($0) }
+            nearest = { search.nearest(point: $0) }
         } else {
             let search = PaletteSearch(palette: palette, weights: weights)
             entries = palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }

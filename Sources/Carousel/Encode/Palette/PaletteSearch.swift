@@ -1,37 +1,67 @@
-/// The nearest palette entry (weighted squared distance, lowest index on ties): the same
-/// answer as ``ColorMapper/nearest(_:_:_:)`` with the same weights, with no caches.
+/// The nearest palette entry (weighted squared distance in RGB, or distance in Oklab; lowest
+/// index on ties): the same answer as ``ColorMapper/nearest(_:_:_:)`` and
+/// ``ColorMapper/nearest(point:)`` with the same weights or space, with no caches.
 ///
 /// A value, so any number of threads may share it. It serves where few colours are looked
 /// up per palette, so ``ColorMapper``'s lists would cost more to build than they save: the
 /// pixels of overlay edges, and each k-means pass over a histogram (whose bins spread over
 /// colour space, about one list per three lookups).
 ///
-/// The entries are kept sorted by green, the channel that weighs most. A search starts at
-/// the colour's green and walks outwards both ways, and stops in each direction at the
-/// first entry whose green difference alone, weighted, exceeds the best distance found:
-/// every entry beyond it is farther still. On a 256-entry palette it visits a few dozen.
+/// The entries are kept sorted by the axis that spans most: green, which weighs most, in
+/// RGB; lightness in Oklab. A search starts at the colour's coordinate on that axis and
+/// walks outwards both ways, and stops in each direction at the first entry whose
+/// difference on that axis alone, weighted, exceeds the best distance found: every entry
+/// beyond it is farther still. On a 256-entry palette it visits a few dozen.
 struct PaletteSearch: Sendable {
-    /// The entries' channels in order of green (then index), and their indices.
+    /// The entries' coordinates, the walked axis as `g`, in order of it (then index), and
+    /// their indices.
     private let r: [Int32], g: [Int32], b: [Int32], index: [Int32]
-    private let weights: ChannelWeights
+    /// The weights of `r`, `g` and `b`.
+    private let weights: (r: Int32, g: Int32, b: Int32)
+    /// Whether the coordinates are Oklab's (lightness walked as `g`).
+    private let oklab: Bool
 
     /// A search over `palette` (at most 256 entries) by distance with `weights`; an empty
     /// palette maps everything to index 0.
     init(palette: [RGBA], weights: ChannelWeights = .rgb) {
-        self.weights = weights
         let palette = palette.isEmpty ? [RGBA.black] : palette
-        // By green, then index: one integer key each (green above the index), sorted as integers.
-        let order = palette.indices.map { Int(palette[$0].g) << 16 | $0 }.sorted().map { $0 & 0xFFFF }
-        r = order.map { Int32(palette[$0].r) }
-        g = order.map { Int32(palette[$0].g) }
-        b = order.map { Int32(palette[$0].b) }
+        self.init(palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) },
+                  weights: (weights.r, weights.g, weights.b), oklab: false)
+    }
+
+    /// A search over the Oklab points of `palette` (at most 256 entries), all three axes
+    /// counting alike; an empty palette maps everything to index 0.
+    init(oklab palette: [RGBA]) {
+        let points = (palette.isEmpty ? [RGBA.black] : palette).map { Oklab.point($0) }
+        // Lightness, the axis that spans most, is the one walked.
+        self.init(points.map { ($0.1, $0.0, $0.2) }, weights: (1, 1, 1), oklab: true)
+    }
+
+    /// A search over `points` whose second coordinate is walked.
+    private init(_ points: [(Int32, Int32, Int32)], weights: (r: Int32, g: Int32, b: Int32), oklab: Bool) {
+        self.weights = weights
+        self.oklab = oklab
+        // By the walked axis, then index: one integer key each (the coordinate above the
+        // index), sorted as integers.
+        let order = points.indices.map { Int(points[$0].1) << 16 | $0 }.sorted().map { $0 & 0xFFFF }
+        r = order.map { points[$0].0 }
+        g = order.map { points[$0].1 }
+        b = order.map { points[$0].2 }
         index = order.map { Int32($0) }
+    }
+
+    /// The index of the entry nearest to the Oklab point `p` (a search made with
+    /// ``init(oklab:)``).
+    func nearest(point p: (Int32, Int32, Int32)) -> UInt8 {
+        precondition(oklab, "PaletteSearch.nearest(point:) needs a search in Oklab")
+        return nearest(p.1, p.0, p.2)
     }
 
     /// The index of the entry nearest to (red, green, blue).
     ///
     /// Distances are compared as (distance << 8 | index), so equal distances go to the
-    /// lower index; the walk goes on while the green difference alone could still tie.
+    /// lower index; the walk goes on while the difference on the walked axis alone could
+    /// still tie. In a search made with ``init(oklab:)``, ask ``nearest(point:)``.
     func nearest(_ red: Int32, _ green: Int32, _ blue: Int32) -> UInt8 {
         let wr = weights.r, wg = weights.g, wb = weights.b
         return r.withUnsafeBufferPointer { r in
