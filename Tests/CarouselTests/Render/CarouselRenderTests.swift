@@ -327,15 +327,9 @@ struct CarouselRenderTests {
     /// pixels drawn afresh (their exact colour changed) inside a block that share a colour and
     /// a row all show one colour; in the first rest, such pixels show two or more.
     @Test func movesDitherInRowsRestsInCells() throws {
-        var options = CarouselOptions()
-        options.fps = 10
-        options.hold = 0.3
-        options.duration = 0.6
+        var options = SceneEncoderTests.smallPeekLayout
         options.colors = 16
         options.dither = .ordered
-        options.size = PixelSize(width: 80, height: 32)
-        options.itemWidth = 64
-        options.spacing = 6
         options.dots.placement = .none
         let items = (0..<4).map { k in
             var image = RGBAImage(width: 64, height: 32)
