@@ -67,16 +67,16 @@ public struct PaletteDesigner: Sendable {
 ///
 /// Pixels flagged coarse (at edges and in texture, where the picture masks a palette's
 /// error: see ``DitherMask``) are counted in cells of 5 bits per channel instead, kept
-/// apart from the fine cells.
+/// apart from the fine cells. Photographs are mostly texture, and a moving frame of one
+/// spreads over some ten thousand fine cells, each of which median cut and every k-means
+/// pass visit; smooth gradients, where entries must be a few levels apart, keep the fine
+/// cells.
 ///
 /// In Oklab (``ColorSpace/oklab``) each bin also has the Oklab point of its mean, and the
 /// design compares those: median cut splits boxes of points, k-means finds each bin's
 /// nearest entry by point, and an entry is still the mean of its bins in RGB. Oklab's
-/// steps follow what the eye tells apart, so a smooth gradient's dark and blue stretches
-/// get entries where RGB's distance would spend them on bright greens. Photographs are mostly texture, and a moving frame of one
-/// spreads over some ten thousand fine cells, each of which median cut and every k-means
-/// pass visit; smooth gradients, where entries must be a few levels apart, keep the fine
-/// cells.
+/// steps follow what the eye tells apart, so the dark and blue stretches of a smooth
+/// gradient get their share of the entries.
 struct Histogram {
     struct Bin {
         var count: Double
