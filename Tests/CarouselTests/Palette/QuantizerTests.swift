@@ -229,7 +229,7 @@ struct QuantizerTests {
         palettes.append(half + half)
         for palette in palettes {
             let mapper = ColorMapper(palette: palette, weights: .perceptual, space: .oklab)
-            let search = PaletteSearch(oklab: palette)
+            let search = PaletteSearch(oklab: mapper.points)
             #expect(mapper.points.count == palette.count)
             let limits = mapper.limits
             for n in 0..<3000 {

@@ -276,8 +276,8 @@ struct Histogram {
         // The entries' points, and the nearest entry to a bin's point.
         let entries: [(Int32, Int32, Int32)], nearest: ((Int32, Int32, Int32)) -> UInt8
         if space == .oklab {
-            let search = PaletteSearch(oklab: palette)
             entries = palette.map { Oklab.point($0) }
+            let search = PaletteSearch(oklab: entries)
             nearest = { search.nearest(point: $0) }
         } else {
             let search = PaletteSearch(palette: palette, weights: weights)

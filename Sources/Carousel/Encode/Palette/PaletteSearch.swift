@@ -29,10 +29,10 @@ struct PaletteSearch: Sendable {
                   weights: (weights.r, weights.g, weights.b), oklab: false)
     }
 
-    /// A search over the Oklab points of `palette` (at most 256 entries), all three axes
-    /// counting alike; an empty palette maps everything to index 0.
-    init(oklab palette: [RGBA]) {
-        let points = (palette.isEmpty ? [RGBA.black] : palette).map { Oklab.point($0) }
+    /// A search over a palette's ``Oklab`` points (at most 256, entry by entry), all three
+    /// axes counting alike; no points map everything to index 0.
+    init(oklab points: [(Int32, Int32, Int32)]) {
+        let points = points.isEmpty ? [Oklab.point(.black)] : points
         // Lightness, the axis that spans most, is the one walked.
         self.init(points.map { ($0.1, $0.0, $0.2) }, weights: (1, 1, 1), oklab: true)
     }
