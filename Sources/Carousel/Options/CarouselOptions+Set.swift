@@ -15,14 +15,26 @@ extension CarouselOptions {
             guard case .text(let s) = value else { throw invalid() }
             return s
         }
+        // A whole number too large for `Int` (digits with an optional sign, or a JSON number
+        // without a fraction) is out of range rather than not a whole number: it is read as
+        // `Int.max` or `Int.min`, and the range check's message shows it as written.
+        var beyond: (saturated: Int, written: String)?
         func integer() throws(CarouselError) -> Int {
             switch value {
             case .integer(let n): return n
+            case .number(let d):
+                guard d.isFinite, d == d.rounded() else { throw invalid() }
+                if let n = Int(exactly: d) { return n }
+                beyond = (d < 0 ? .min : .max, String(d))
             case .text(let s):
-                guard let n = Int(s.trimmingCharacters(in: .whitespaces)) else { throw invalid() }
-                return n
-            default: throw invalid()
+                let t = s.trimmingCharacters(in: .whitespaces)
+                if let n = Int(t) { return n }
+                let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
+                guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { throw invalid() }
+                beyond = (t.hasPrefix("-") ? .min : .max, t)
+            case .boolean: throw invalid()
             }
+            return beyond!.saturated
         }
         func number() throws(CarouselError) -> Double {
             switch value {
@@ -104,6 +116,12 @@ extension CarouselOptions {
         case .quiet:
             guard case .boolean = value else { throw invalid() }
         }
-        if let reason = problem(with: key) { throw .invalidOption(key: key, reason: reason) }
+        if let reason = problem(with: key) {
+            throw .invalidOption(key: key, reason: beyond.map {
+                reason.replacingOccurrences(of: "got \($0.saturated)", with: "got \($0.written)")
+            } ?? reason)
+        }
+        // Every whole-number option has a range that `Int.max` and `Int.min` are outside.
+        if beyond != nil { throw invalid() }
     }
 }

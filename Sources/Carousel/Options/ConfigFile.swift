@@ -109,6 +109,10 @@ extension OptionKey {
         case (.quality, _): return false
         case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
              (.clones, .integer), (.loop, .integer): return true
+        // A whole number written with an exponent (1e2), or too large for a whole-number
+        // type (1e308): the option's range check judges it.
+        case (.itemWidth, .number(let d)), (.spacing, .number(let d)), (.fps, .number(let d)), (.colors, .number(let d)):
+            return d.isFinite && d == d.rounded()
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
         case (.hold, _), (.duration, _): return true
         case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number),

@@ -4,7 +4,7 @@ public enum OptionValue: Sendable, Equatable, CustomStringConvertible {
     case text(String)
     /// A JSON whole number.
     case integer(Int)
-    /// A JSON number with a fraction.
+    /// A JSON number with a fraction or an exponent, or too large for `Int`.
     case number(Double)
     /// A JSON `true` or `false`.
     case boolean(Bool)

@@ -50,6 +50,39 @@ struct OptionTableTests {
         }
     }
 
+    /// A whole number too large for `Int` is out of range, shown as written, not "expected a
+    /// whole number"; from a config file, a whole number written with an exponent is one, and
+    /// a fraction is still the wrong type.
+    @Test func wholeNumbersBeyondIntAreOutOfRange() throws {
+        var options = CarouselOptions()
+        #expect(throws: CarouselError.invalidOption(key: .colors, reason: "must be 2...256, got 99999999999999999999")) {
+            try options.set(.colors, to: .text("99999999999999999999"))
+        }
+        #expect(throws: CarouselError.invalidOption(key: .fps, reason: "must be 1...50, got -99999999999999999999")) {
+            try options.set(.fps, to: .text(" -99999999999999999999"))
+        }
+        #expect(throws: CarouselError.invalidOption(key: .spacing, reason: "must be 0...1000000, got 1e+308")) {
+            try options.set(.spacing, to: .number(1e308))
+        }
+        #expect(throws: CarouselError.invalidOption(key: .itemWidth, reason: "expected a whole number, got \"12e3\"")) {
+            try options.set(.itemWidth, to: .text("12e3"))
+        }
+        try options.set(.colors, to: .number(1e2))
+        #expect(options.colors == 100)
+        func config(_ json: String) throws(CarouselError) -> CarouselOptions {
+            var options = CarouselOptions()
+            try ConfigFile(data: Data(json.utf8), path: "c.json").apply(to: &options)
+            return options
+        }
+        #expect(throws: CarouselError.configValue(file: "c.json", key: .colors, reason: "must be 2...256, got 1e+308")) {
+            try config("{\"colors\": 1e308}")
+        }
+        #expect(try config("{\"fps\": 2e1}").fps == 20)
+        #expect(throws: CarouselError.config(file: "c.json", key: "colors", reason: "expected a whole number, got 2.5")) {
+            try config("{\"colors\": 2.5}")
+        }
+    }
+
     /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon.
     @Test func emptyNamesAreShown() {
         #expect(throws: CarouselError.input("", "no such file or folder")) { try ImageInputs.resolve([""]) }
