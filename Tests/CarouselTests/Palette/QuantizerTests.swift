@@ -606,6 +606,66 @@ struct QuantizerTests {
         #expect(differs > 0, "the mask changes some dithered pixels")
     }
 
+    /// With a run slack, an undithered pixel repeats its left neighbour's index exactly when
+    /// that entry is within the slack of its nearest entry's distance (in Oklab points), a
+    /// pixel skipped by `only` starts a run afresh, and dithered pixels keep their indices.
+    @Test func runSlackRepeatsTheLeftEntryWithinTheSlack() {
+        var random = SeededRandom(seed: 0x5851_F42D_4C95_7F2D)
+        let (w, h) = (57, 11)
+        var image = RGBAImage(width: w + 6, height: h)
+        // Texture: each pixel a few levels from its left neighbour, now and then a jump.
+        var colour = (r: 120, g: 90, b: 60)
+        for y in 0..<h {
+            for x in 0..<(w + 6) {
+                if random.next() % 9 == 0 {
+                    colour = (Int(random.next() % 256), Int(random.next() % 256), Int(random.next() % 256))
+                } else {
+                    colour.r = min(255, max(0, colour.r + Int(random.next() % 13) - 6))
+                    colour.g = min(255, max(0, colour.g + Int(random.next() % 13) - 6))
+                    colour.b = min(255, max(0, colour.b + Int(random.next() % 13) - 6))
+                }
+                image[x, y] = RGBA(r: UInt8(colour.r), g: UInt8(colour.g), b: UInt8(colour.b))
+            }
+        }
+        let palette = (0..<48).map { _ in RGBA(r: UInt8(random.next() % 256), g: UInt8(random.next() % 256),
+                                               b: UInt8(random.next() % 256)) }
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let plain = (0..<(w * h)).map { $0 % 11 != 4 }
+        let only = (0..<(w * h)).map { $0 % 23 != 9 }
+        let columns = 3..<(3 + w), slack: Int32 = 3000
+        func mapped(_ runSlack: Int32) -> [UInt8] {
+            Quantizer.map(image, columns: columns, height: h, mapper: mapper, dither: .ordered, transparentIndex: nil,
+                          originX: 3, only: only, undithered: plain, layout: .rows, runSlack: runSlack)
+        }
+        let strict = mapped(0), loose = mapped(slack)
+        func distance(_ i: Int, _ entry: UInt8) -> Int32 {
+            let c = image[columns.lowerBound + i % w, i / w]
+            let p = mapper.point(Int32(c.r), Int32(c.g), Int32(c.b)), q = mapper.points[Int(entry)]
+            return (p.0 - q.0) * (p.0 - q.0) + (p.1 - q.1) * (p.1 - q.1) + (p.2 - q.2) * (p.2 - q.2)
+        }
+        var repeats = 0
+        for i in 0..<(w * h) where only[i] {
+            let c = image[columns.lowerBound + i % w, i / w]
+            let nearest = mapper.nearest(point: mapper.point(Int32(c.r), Int32(c.g), Int32(c.b)))
+            if plain[i] { #expect(strict[i] == nearest, "pixel \(i) takes its nearest entry without slack") }
+            guard plain[i] else {
+                #expect(loose[i] == strict[i], "dithered pixel \(i) keeps its index")
+                continue
+            }
+            var expected = nearest
+            if i % w > 0 && only[i - 1] && distance(i, loose[i - 1]) <= distance(i, nearest) + slack {
+                expected = loose[i - 1]
+            }
+            #expect(loose[i] == expected, "pixel \(i)")
+            if expected != nearest { repeats += 1 }
+        }
+        #expect(repeats > w * h / 20, "the slack lengthens runs (\(repeats) repeats)")
+        func changes(_ indices: [UInt8]) -> Int {
+            (0..<(w * h)).filter { $0 % w > 0 && only[$0] && only[$0 - 1] && indices[$0] != indices[$0 - 1] }.count
+        }
+        #expect(changes(loose) < changes(strict))
+    }
+
     /// The dither mask flags both pixels of every neighbouring pair that differ by the edge or
     /// more, and leaves smooth ramps (a level per pixel in every channel) and flat areas dithered.
     @Test func ditherMaskFlagsEdgesNotRamps() {

@@ -94,10 +94,12 @@ public struct Quantizer: Sendable {
     /// frame's region of the layer): read where it lies when dithering in order, with the
     /// four entries of a mix laid out as `layout` says, cut out otherwise. `only`,
     /// `undithered` and the result are by pixel of the window; `plane`, when given, holds the
-    /// Oklab points of `image`'s pixels.
+    /// Oklab points of `image`'s pixels; `runSlack` lets undithered pixels repeat their left
+    /// neighbour's index (ordered dithering only; see
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``).
     static func map(_ image: RGBAImage, columns: Range<Int>, height: Int, mapper: ColorMapper, dither: Dither,
                     transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
-                    plane: OklabPlane? = nil, layout: OrderedLayout = .cells) -> [UInt8] {
+                    plane: OklabPlane? = nil, layout: OrderedLayout = .cells, runSlack: Int32 = 0) -> [UInt8] {
         guard dither == .ordered else {
             return map(image.cropped(x: columns.lowerBound, width: columns.count, height: height), mapper: mapper,
                        dither: dither, transparentIndex: transparentIndex, originX: originX, only: only,
@@ -105,7 +107,7 @@ public struct Quantizer: Sendable {
         }
         return mapOrdered(image, columns: columns, height: height, mapper: mapper, transparentIndex: transparentIndex,
                           originX: originX, only: only, undithered: undithered, plane: plane, planeX: columns.lowerBound,
-                          layout: layout)
+                          layout: layout, runSlack: runSlack)
     }
 
     /// Where ordered dithering shows each of a colour's four entries (sorted by luma: 0 the
@@ -179,9 +181,17 @@ public struct Quantizer: Sendable {
     /// The pixels mapped are the top `height` rows of `columns` of `image` (a window of a
     /// larger picture, read in place); `only` and `undithered` are by pixel of that window,
     /// and so is the result.
+    ///
+    /// With `runSlack` > 0, an undithered pixel repeats its left neighbour's index (the
+    /// neighbour mapped here, not skipped by `only`) when that entry's squared distance to
+    /// the pixel's colour, in the mapper's space, is at most `runSlack` more than its nearest
+    /// entry's: longer runs for LZW where the picture masks the error. A pixel's index then
+    /// depends on the pixels to its left in the window, which the window's place in the
+    /// strip fixes, so a palette group mapped once shows the same indices in all its frames.
     private static func mapOrdered(_ image: RGBAImage, columns: Range<Int>, height h: Int, mapper: ColorMapper,
                                    transparentIndex: Int?, originX: Int, only: [Bool]?, undithered: [Bool]?,
-                                   plane: OklabPlane? = nil, planeX: Int = 0, layout: OrderedLayout = .cells) -> [UInt8] {
+                                   plane: OklabPlane? = nil, planeX: Int = 0, layout: OrderedLayout = .cells,
+                                   runSlack: Int32 = 0) -> [UInt8] {
         precondition(columns.lowerBound >= 0 && columns.upperBound <= image.width && h >= 0 && h <= image.height,
                      "Quantizer.mapOrdered: the window is outside the image")
         let w = columns.count, stride = image.width, left = columns.lowerBound
@@ -266,11 +276,56 @@ public struct Quantizer: Sendable {
                             let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
                             target[x] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: entry) &>> shift)
                         }
+                        if runSlack > 0 && masked {
+                            Quantizer.repeatLeft(target, count: w, plain: plainBytes! + row, only: limited ? onlyFlags! + row : nil,
+                                                 source: source, plane: planeRow, mapper: mapper, points: points, slack: runSlack)
+                        }
                     }
                 } } } }
             }
         } }
         return indices
+    }
+
+    /// The run slack of
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``
+    /// over one mapped row of `count` pixels (`indices`), from left to right: an undithered
+    /// pixel (`plain`) whose left neighbour was mapped (`only`, when given) takes that
+    /// neighbour's index when its entry is at most `slack` further from the pixel's colour
+    /// (a point of `plane`, or worked out from `source`, in the mapper's space) than the entry
+    /// it has, its nearest. Run after the row is mapped, which leaves the mapping loop as it
+    /// was; the outcome is a branch (the photographs' render took about 4% more CPU time for
+    /// it with branches, 8% without: `bench/render-cpu.py`).
+    private static func repeatLeft(_ indices: UnsafeMutablePointer<UInt8>, count: Int, plain: UnsafePointer<UInt8>,
+                                   only: UnsafePointer<UInt8>?, source: UnsafePointer<UInt32>, plane: UnsafePointer<UInt32>?,
+                                   mapper: ColorMapper, points: UnsafeBufferPointer<(Int32, Int32, Int32)>, slack: Int32) {
+        guard count > 1, let base = points.baseAddress else { return }
+        let entries = points.count
+        // The pixel's point: from the plane, or worked out (when the caller made none).
+        @inline(__always) func point(_ x: Int) -> (Int32, Int32, Int32) {
+            if let plane { return OklabPlane.unpack(plane[x]) }
+            let pixel = UInt32(littleEndian: source[x])
+            return mapper.point(Int32(pixel & 0xFF), Int32(pixel >> 8 & 0xFF), Int32(pixel >> 16 & 0xFF))
+        }
+        // The index to the left, or `entries` when that pixel was not mapped (or is transparent).
+        var left = only == nil || only![0] != 0 ? Int(indices[0]) : entries
+        for x in 1..<count {
+            if let only, only[x] == 0 {
+                left = entries
+                continue
+            }
+            let index = Int(indices[x])
+            if plain[x] != 0 && index != left && left < entries && index < entries {
+                let p = point(x), n = base[index], l = base[left]
+                let dn = (n.0 &- p.0) &* (n.0 &- p.0) &+ (n.1 &- p.1) &* (n.1 &- p.1) &+ (n.2 &- p.2) &* (n.2 &- p.2)
+                let dl = (l.0 &- p.0) &* (l.0 &- p.0) &+ (l.1 &- p.1) &* (l.1 &- p.1) &+ (l.2 &- p.2) &* (l.2 &- p.2)
+                if dl <= dn &+ slack {
+                    indices[x] = UInt8(truncatingIfNeeded: left)
+                    continue
+                }
+            }
+            left = index
+        }
     }
 
     /// The shifts of ``OrderedLayout/rows`` for rows y with y mod 4 = 0...3: entries 0, 2, 1, 3.
