@@ -443,6 +443,53 @@ struct CarouselRenderTests {
             i + 3 < data.count && data[i] == 0x21 && data[i + 1] == 0xF9 && data[i + 2] == 4 && (data[i + 3] >> 2) & 7 == 2
         }, "frames are disposed to the background")
     }
+
+    /// On a transparent background, a moving frame next to a hold shows the hold's colours
+    /// where its picture equals the hold's: a band that stands still across the items
+    /// (one colour a row, the same in every item, over texture that differs), with too
+    /// few colours for either palette to hold it exactly, does not change on screen as a
+    /// move starts or ends.
+    @Test func transparentBackgroundKeepsStillPixelsAtHolds() throws {
+        var random = SeededRandom(seed: 0xD1B5_4A32_D192_ED03)
+        let items = (0..<3).map { _ in
+            var image = RGBAImage(width: 40, height: 30)
+            for y in 0..<30 {
+                for x in 0..<40 {
+                    image[x, y] = y < 12 ? RGBA(r: UInt8(20 * y), g: UInt8(100 + 10 * y), b: UInt8(200 - 12 * y))
+                        : RGBA(r: UInt8(random.next() % 256), g: UInt8(random.next() % 256), b: UInt8(random.next() % 256))
+                }
+            }
+            return image
+        }
+        var options = CarouselOptions()
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.size = PixelSize(width: 40, height: 30)
+        options.itemWidth = 40
+        options.spacing = 0
+        options.fps = 10
+        options.colors = 16
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.5; next 0.3; hold 0.5; next 0.3; hold 0.5")
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        var start = 0, boundaries = 0, stillAtBoundaries = 0
+        for j in 1..<gif.frames.count {
+            let previous = start
+            start += gif.delays[j - 1] / 10
+            let hold = gif.delays[j - 1] >= 50 || gif.delays[j] >= 50
+            guard hold else { continue }
+            boundaries += 1
+            let a = carousel.frame(index: previous), b = carousel.frame(index: start)
+            for y in 0..<30 {
+                for x in 0..<40 where a[x, y] == b[x, y] {
+                    stillAtBoundaries += 1
+                    #expect(gif.frames[j - 1][x, y] == gif.frames[j][x, y], "GIF frame \(j), pixel (\(x), \(y))")
+                }
+            }
+        }
+        #expect(boundaries >= 4, "two moves, each starting and ending at a hold")
+        #expect(stillAtBoundaries >= 4 * 40 * 12, "the band stands still at every boundary")
+    }
 }
 
 /// `--colors N` gives the picture N colours, whatever the overlays and transparency need.

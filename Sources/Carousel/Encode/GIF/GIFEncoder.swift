@@ -35,15 +35,45 @@ public struct GIFEncoder: AnimationEncoder {
     /// The path for a transparent background: every planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
     /// since transparency there means the background, not "unchanged"). The dither
-    /// pattern and the ``DitherMask`` are fixed to the strip, as in the scenes.
+    /// pattern and the ``DitherMask`` are fixed to the strip, as in the scenes. A moving
+    /// frame next to a hold shows the hold's colours where its picture equals the hold's
+    /// (``Quantizer/quantize(_:originX:undithered:beside:)``): content that stands still
+    /// as a move starts or ends does not change colour with the palette.
     private func writeWholeFrames(_ plan: FramePlan, to writer: borrowing GIFWriter,
                                   progress: (Int, Int) -> Void) throws(CarouselError) {
         let quantizer = Quantizer(maxColors: colors, dither: dither)
         let mask = dither == .ordered ? DitherMask(plan.layer) : nil
-        for (k, frame) in plan.frames.enumerated() {
-            let picture = quantizer.quantize(plan.picture(frame.source), originX: frame.layerX,
-                                             undithered: mask?.cut(x: frame.layerX, width: plan.width, height: plan.height))
-            try writer.write(picture, delay: frame.delay, clearAfter: true)
+        func holds(_ k: Int) -> Bool { !plan.scenes[plan.frames[k].scene].isMoving }
+        func alone(_ k: Int, _ picture: RGBAImage) -> IndexedFrame {
+            quantizer.quantize(picture, originX: plan.frames[k].layerX,
+                               undithered: mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height))
+        }
+        // The frame before, and a hold after a moving frame, quantized ahead of its turn.
+        var before: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
+        var ahead: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
+        for k in plan.frames.indices {
+            let picture = plan.picture(plan.frames[k].source)
+            let quantized: IndexedFrame
+            if let ahead, ahead.k == k {
+                quantized = ahead.frame
+            } else if holds(k) {
+                quantized = alone(k, picture)
+            } else {
+                var beside: [(frame: IndexedFrame, picture: RGBAImage)] = []
+                if let before, before.k == k - 1, holds(k - 1) { beside.append((before.frame, before.picture)) }
+                if k + 1 < plan.frames.count, holds(k + 1) {
+                    let next = plan.picture(plan.frames[k + 1].source)
+                    let frame = alone(k + 1, next)
+                    ahead = (k + 1, frame, next)
+                    beside.append((frame, next))
+                }
+                quantized = beside.isEmpty ? alone(k, picture)
+                    : quantizer.quantize(picture, originX: plan.frames[k].layerX,
+                                         undithered: mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height),
+                                         beside: beside)
+            }
+            try writer.write(quantized, delay: plan.frames[k].delay, clearAfter: true)
+            before = (k, quantized, picture)
             progress(plan.framesDone(through: k), plan.timelineFrames)
         }
     }
