@@ -52,7 +52,7 @@ public struct GIFEncoder: AnimationEncoder {
         var before: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
         var ahead: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
         for k in plan.frames.indices {
-            let picture = plan.picture(plan.frames[k].source)
+            let picture = ahead.flatMap { $0.k == k ? $0.picture : nil } ?? plan.picture(plan.frames[k].source)
             let quantized: IndexedFrame
             if let ahead, ahead.k == k {
                 quantized = ahead.frame
