@@ -47,8 +47,9 @@ public struct Quantizer: Sendable {
     /// same size). A pixel whose colour equals such a picture's at the same place shows the
     /// colour that frame shows there (the first such frame's), so it does not change on
     /// screen from one to the other; those colours are reserved in the palette, which is
-    /// designed for the other pixels. When they would take more than half of the palette,
-    /// the picture is quantized alone.
+    /// designed for the other pixels. When they would leave less than a quarter of the
+    /// palette (``besideFreeShare``) to be designed, the colours most pixels keep are
+    /// reserved, and the pixels of the others count among the rest.
     func quantize(_ image: RGBAImage, originX: Int, undithered: [Bool]?,
                   beside: [(frame: IndexedFrame, picture: RGBAImage)]) -> IndexedFrame {
         let n = image.width * image.height
