@@ -420,15 +420,21 @@ struct CarouselRenderTests {
         #expect(gif.paletteSizes.allSatisfy { $0 <= table }, "N colours and the transparent entry, padded to a power of two")
     }
 
+    /// Options for a transparent background at 10 fps, in a `width` x `height` view.
+    static func transparentOptions(width: Int, height: Int, itemWidth: Int, spacing: Int) -> CarouselOptions {
+        var options = CarouselOptions()
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.size = PixelSize(width: width, height: height)
+        options.itemWidth = itemWidth
+        options.spacing = spacing
+        options.fps = 10
+        return options
+    }
+
     /// A transparent background takes the whole-frame path: merged frames, a transparent
     /// entry per frame, and every frame cleared before the next.
     @Test func transparentBackground() throws {
-        var options = CarouselOptions()
-        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
-        options.size = PixelSize(width: 60, height: 20)
-        options.itemWidth = 40
-        options.spacing = 4
-        options.fps = 10
+        var options = Self.transparentOptions(width: 60, height: 20, itemWidth: 40, spacing: 4)
         options.hold = 0.3
         let carousel = try Carousel(images: Self.flatItems(3, width: 40, height: 20), options: options)
         let data = try carousel.gifData()
@@ -461,12 +467,7 @@ struct CarouselRenderTests {
             }
             return image
         }
-        var options = CarouselOptions()
-        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
-        options.size = PixelSize(width: 40, height: 30)
-        options.itemWidth = 40
-        options.spacing = 0
-        options.fps = 10
+        var options = Self.transparentOptions(width: 40, height: 30, itemWidth: 40, spacing: 0)
         options.colors = 16
         options.dots.placement = .none
         options.script = try Script(parsing: "hold 0.5; next 0.3; hold 0.5; next 0.3; hold 0.5")

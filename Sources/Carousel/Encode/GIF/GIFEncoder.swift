@@ -44,33 +44,30 @@ public struct GIFEncoder: AnimationEncoder {
         let quantizer = Quantizer(maxColors: colors, dither: dither)
         let mask = dither == .ordered ? DitherMask(plan.layer) : nil
         func holds(_ k: Int) -> Bool { !plan.scenes[plan.frames[k].scene].isMoving }
+        func undithered(_ k: Int) -> [Bool]? { mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height) }
         func alone(_ k: Int, _ picture: RGBAImage) -> IndexedFrame {
-            quantizer.quantize(picture, originX: plan.frames[k].layerX,
-                               undithered: mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height))
+            quantizer.quantize(picture, originX: plan.frames[k].layerX, undithered: undithered(k))
         }
         // The frame before, and a hold after a moving frame, quantized ahead of its turn.
         var before: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
         var ahead: (k: Int, frame: IndexedFrame, picture: RGBAImage)?
         for k in plan.frames.indices {
-            let picture = ahead.flatMap { $0.k == k ? $0.picture : nil } ?? plan.picture(plan.frames[k].source)
-            let quantized: IndexedFrame
+            let picture: RGBAImage, quantized: IndexedFrame
             if let ahead, ahead.k == k {
-                quantized = ahead.frame
-            } else if holds(k) {
-                quantized = alone(k, picture)
+                (picture, quantized) = (ahead.picture, ahead.frame)
             } else {
+                picture = plan.picture(plan.frames[k].source)
                 var beside: [(frame: IndexedFrame, picture: RGBAImage)] = []
-                if let before, before.k == k - 1, holds(k - 1) { beside.append((before.frame, before.picture)) }
-                if k + 1 < plan.frames.count, holds(k + 1) {
-                    let next = plan.picture(plan.frames[k + 1].source)
-                    let frame = alone(k + 1, next)
-                    ahead = (k + 1, frame, next)
-                    beside.append((frame, next))
+                if !holds(k) {
+                    if let before, before.k == k - 1, holds(k - 1) { beside.append((before.frame, before.picture)) }
+                    if k + 1 < plan.frames.count, holds(k + 1) {
+                        let next = plan.picture(plan.frames[k + 1].source)
+                        ahead = (k + 1, alone(k + 1, next), next)
+                        beside.append((ahead!.frame, next))
+                    }
                 }
                 quantized = beside.isEmpty ? alone(k, picture)
-                    : quantizer.quantize(picture, originX: plan.frames[k].layerX,
-                                         undithered: mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height),
-                                         beside: beside)
+                    : quantizer.quantize(picture, originX: plan.frames[k].layerX, undithered: undithered(k), beside: beside)
             }
             try writer.write(quantized, delay: plan.frames[k].delay, clearAfter: true)
             before = (k, quantized, picture)

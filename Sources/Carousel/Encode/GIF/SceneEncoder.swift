@@ -215,7 +215,7 @@ struct SceneEncoder: Sendable {
                 if !reserved.contains(c) { reserved.append(c) }
             }
             // Settling takes at most three quarters of the palette; the rest is for what moves.
-            if reserved.count > maxColors * 3 / 4 {
+            if reserved.count > PaletteDesigner.reservable(maxColors) {
                 settled = []
                 reserved = overlayReservations
             }

@@ -22,6 +22,12 @@ public struct PaletteDesigner: Sendable {
     /// k-means passes by default: on the photo benchmark a third pass gained 0.06 dB for 6% more time.
     public static let defaultRefinements = 2
 
+    /// How many of a palette of `maxColors` entries colours kept from a neighbouring picture
+    /// may take (three quarters), so a quarter is left for the pixels that change: the GIF
+    /// encoder's settling into a rest and the whole frames beside a hold on a transparent
+    /// background both keep to it.
+    static func reservable(_ maxColors: Int) -> Int { maxColors * 3 / 4 }
+
     /// A designer for at most `maxColors` entries (2...256).
     public init(maxColors: Int, refinements: Int = PaletteDesigner.defaultRefinements, weights: ChannelWeights = .rgb,
                 space: ColorSpace = .rgb) {

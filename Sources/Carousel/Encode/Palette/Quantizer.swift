@@ -28,17 +28,36 @@ public struct Quantizer: Sendable {
     /// ``quantize(_:originX:)``, with the pixels `undithered` flags (a ``DitherMask``) left
     /// at their nearest entry when dithering in order.
     func quantize(_ image: RGBAImage, originX: Int, undithered: [Bool]?) -> IndexedFrame {
-        let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
-        // maxColors for the picture; the transparent entry comes on top, within a GIF's 256.
-        let slots = hasTransparency ? min(maxColors, 255) : maxColors
-        let (palette, exact) = PaletteDesigner(maxColors: slots, weights: dither.weights, space: dither.space).design(image)
-        let transparentIndex = hasTransparency ? palette.count : nil
-        let indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, dither: dither, exact: exact),
+        let transparent = Quantizer.hasTransparency(image)
+        let (palette, exact) = designer(transparent: transparent).design(image)
+        return indexed(image, palette: palette, exact: exact, transparent: transparent, originX: originX,
+                       undithered: undithered)
+    }
+
+    /// Whether `image` has pixels with alpha below 128, which take the transparent entry.
+    private static func hasTransparency(_ image: RGBAImage) -> Bool {
+        stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
+    }
+
+    /// The palette designer for a picture with or without `transparent` pixels: maxColors
+    /// for the picture, the transparent entry on top, within a GIF's 256.
+    private func designer(transparent: Bool) -> PaletteDesigner {
+        PaletteDesigner(maxColors: transparent ? min(maxColors, 255) : maxColors, weights: dither.weights,
+                        space: dither.space)
+    }
+
+    /// `image` mapped to `palette` (dithered unless `exact`), with the transparent entry after
+    /// it when the picture has `transparent` pixels; `then` may change the indices.
+    private func indexed(_ image: RGBAImage, palette: [RGBA], exact: Bool, transparent: Bool, originX: Int,
+                         undithered: [Bool]?, then: (inout [UInt8]) -> Void = { _ in }) -> IndexedFrame {
+        let transparentIndex = transparent ? palette.count : nil
+        var indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, dither: dither, exact: exact),
                                     dither: exact ? .none : dither,
                                     transparentIndex: transparentIndex, originX: originX, only: nil,
                                     undithered: undithered)
+        then(&indices)
         return IndexedFrame(width: image.width, height: image.height,
-                            palette: hasTransparency ? palette + [.clear] : palette,
+                            palette: transparent ? palette + [.clear] : palette,
                             indices: indices, transparentIndex: transparentIndex)
     }
 
@@ -47,14 +66,19 @@ public struct Quantizer: Sendable {
     /// same size). A pixel whose colour equals such a picture's at the same place shows the
     /// colour that frame shows there (the first such frame's), so it does not change on
     /// screen from one to the other; those colours are reserved in the palette, which is
-    /// designed for the other pixels. When they would leave less than a quarter of the
-    /// palette (``besideFreeShare``) to be designed, the colours most pixels keep are
-    /// reserved, and the pixels of the others count among the rest.
+    /// designed for the other pixels. When they would take more than
+    /// ``PaletteDesigner/reservable(_:)`` entries (three quarters), the colours most pixels
+    /// keep are reserved, and the pixels of the others count among the rest. On the sample
+    /// banners on a transparent background (`bench/transparent-check.py`; pixels that change
+    /// on screen where the exact frames do not, SSIMULACRA2 mean and worst of every 12th
+    /// frame on white), with 256 colours: 32 entries left to design gave 5,198 changes at
+    /// 89.71 (worst 82.80), 64 5,258 at 89.71 (82.78), 128 9,686 at 89.76 (83.88); taking
+    /// the matching picture's whole palette instead, 5,186 at 88.52 (54.20).
     func quantize(_ image: RGBAImage, originX: Int, undithered: [Bool]?,
                   beside: [(frame: IndexedFrame, picture: RGBAImage)]) -> IndexedFrame {
         let n = image.width * image.height
-        let hasTransparency = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] < 128 }
-        let slots = hasTransparency ? min(maxColors, 255) : maxColors
+        let transparent = Quantizer.hasTransparency(image)
+        let designer = designer(transparent: transparent)
         // Each pixel's reserved colour, as an index into `reserved`, or -1.
         var kept = [Int](repeating: -1, count: n)
         var reserved: [RGBA] = [], slot: [RGBA: Int] = [:]
@@ -82,7 +106,7 @@ public struct Quantizer: Sendable {
             }
         }
         guard !reserved.isEmpty else { return quantize(image, originX: originX, undithered: undithered) }
-        let limit = max(1, slots - max(1, slots / Quantizer.besideFreeShare))
+        let limit = max(1, PaletteDesigner.reservable(designer.maxColors))
         if reserved.count > limit {
             // The colours most pixels keep stay reserved; the other pixels are designed for.
             var counts = [Int](repeating: 0, count: reserved.count)
@@ -102,29 +126,14 @@ public struct Quantizer: Sendable {
             others.append(image.pixels[4 * p + 2])
             others.append(image.pixels[4 * p + 3])
         }
-        let designer = PaletteDesigner(maxColors: slots, weights: dither.weights, space: dither.space)
         let (palette, exact) = others.isEmpty ? (reserved, true)
             : designer.design(RGBAImage(width: others.count / 4, height: 1, pixels: others), reserved: reserved)
-        let transparentIndex = hasTransparency ? palette.count : nil
-        var indices = Quantizer.map(image, mapper: ColorMapper(palette: palette, dither: dither, exact: exact),
-                                    dither: exact ? .none : dither, transparentIndex: transparentIndex,
-                                    originX: originX, only: nil, undithered: undithered)
-        // The reserved colours lead the palette, in order.
-        for p in 0..<n where kept[p] >= 0 { indices[p] = UInt8(kept[p]) }
-        return IndexedFrame(width: image.width, height: image.height,
-                            palette: hasTransparency ? palette + [.clear] : palette,
-                            indices: indices, transparentIndex: transparentIndex)
+        return indexed(image, palette: palette, exact: exact, transparent: transparent, originX: originX,
+                       undithered: undithered) { indices in
+            // The reserved colours lead the palette, in order.
+            for p in 0..<n where kept[p] >= 0 { indices[p] = UInt8(kept[p]) }
+        }
     }
-
-    /// The share of the palette (one in this many entries) that
-    /// ``quantize(_:originX:undithered:beside:)`` leaves to be designed when the colours still
-    /// pixels keep would take more: the colours most pixels keep stay reserved. On the sample
-    /// banners on a transparent background (`bench/transparent-check.py`; pixels that change
-    /// on screen where the exact frames do not, SSIMULACRA2 mean and worst of every 12th
-    /// frame on white), with 256 colours: 32 entries left gave 5,198 changes at 89.71 (worst
-    /// 82.80), **64** 5,258 at 89.71 (82.78), 128 9,686 at 89.76 (83.88); taking the matching
-    /// picture's whole palette instead, 5,186 at 88.52 (54.20).
-    static let besideFreeShare = 4
 
     /// The opaque colours of `image` in order of first appearance, or `nil` when there are more than `limit`.
     static func distinctColors(_ image: RGBAImage, limit: Int) -> [RGBA]? {
@@ -378,8 +387,9 @@ public struct Quantizer: Sendable {
     /// neighbour's index when its entry is at most `slack` further from the pixel's colour
     /// (a point of `plane`, or worked out from `source`, in the mapper's space) than the entry
     /// it has, its nearest. Run after the row is mapped, which leaves the mapping loop as it
-    /// was; the outcome is a branch (the photographs' render took about 4% more CPU time for
-    /// it with branches, 8% without: `bench/render-cpu.py`).
+    /// was; the outcome is a branch (medians of CPU time in `bench/render-cpu.py`, photos and
+    /// gradients: 4% and 3% more than without the slack; 5% and 13% more with every pixel
+    /// comparing and a select instead).
     private static func repeatLeft(_ indices: UnsafeMutablePointer<UInt8>, count: Int, plain: UnsafePointer<UInt8>,
                                    only: UnsafePointer<UInt8>?, source: UnsafePointer<UInt32>, plane: UnsafePointer<UInt32>?,
                                    mapper: ColorMapper, points: UnsafeBufferPointer<(Int32, Int32, Int32)>, slack: Int32) {
@@ -391,6 +401,9 @@ public struct Quantizer: Sendable {
             let pixel = UInt32(littleEndian: source[x])
             return mapper.point(Int32(pixel & 0xFF), Int32(pixel >> 8 & 0xFF), Int32(pixel >> 16 & 0xFF))
         }
+        @inline(__always) func squared(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
+            (a.0 &- b.0) &* (a.0 &- b.0) &+ (a.1 &- b.1) &* (a.1 &- b.1) &+ (a.2 &- b.2) &* (a.2 &- b.2)
+        }
         // The index to the left, or `entries` when that pixel was not mapped (or is transparent).
         var left = only == nil || only![0] != 0 ? Int(indices[0]) : entries
         for x in 1..<count {
@@ -400,10 +413,8 @@ public struct Quantizer: Sendable {
             }
             let index = Int(indices[x])
             if plain[x] != 0 && index != left && left < entries && index < entries {
-                let p = point(x), n = base[index], l = base[left]
-                let dn = (n.0 &- p.0) &* (n.0 &- p.0) &+ (n.1 &- p.1) &* (n.1 &- p.1) &+ (n.2 &- p.2) &* (n.2 &- p.2)
-                let dl = (l.0 &- p.0) &* (l.0 &- p.0) &+ (l.1 &- p.1) &* (l.1 &- p.1) &+ (l.2 &- p.2) &* (l.2 &- p.2)
-                if dl <= dn &+ slack {
+                let p = point(x)
+                if squared(base[left], p) <= squared(base[index], p) &+ slack {
                     indices[x] = UInt8(truncatingIfNeeded: left)
                     continue
                 }
