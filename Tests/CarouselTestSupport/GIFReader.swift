@@ -10,9 +10,13 @@ public struct DecodedGIF {
     public var height: Int
     /// NETSCAPE2.0 repeat count; `nil` when there is no loop block.
     public var loopCount: Int?
-    /// Each frame composited on the canvas as a viewer shows it.
+    /// Each frame composited on the canvas as a viewer shows it: over what the frames before
+    /// left, after their disposal (2 clears a frame's rectangle to transparent once it has
+    /// been shown, 3 puts back what was under it).
     public var frames: [RGBAImage]
     public var delays: [Int]
+    /// Each frame's disposal method (0 when it has no graphic control block).
+    public var disposals: [Int]
     /// Local colour table sizes.
     public var paletteSizes: [Int]
     /// Each frame's colour table.
@@ -39,6 +43,7 @@ public struct DecodedGIF {
         loopCount = nil
         frames = []
         delays = []
+        disposals = []
         paletteSizes = []
         palettes = []
         rects = []
@@ -57,7 +62,9 @@ public struct DecodedGIF {
             var gcb = GraphicsControlBlock()
             let hasGCB = DGifSavedExtensionToGCB(gif, Int32(i), &gcb) == GIF_OK
             delays.append(hasGCB ? Int(gcb.DelayTime) : 0)
+            disposals.append(hasGCB ? Int(gcb.DisposalMode) : 0)
             let desc = saved.ImageDesc
+            let under = canvas
             rects.append((Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height)))
             guard let map = desc.ColorMap ?? gif.pointee.SColorMap else { throw Failure(description: "frame \(i) has no colour map") }
             paletteSizes.append(Int(map.pointee.ColorCount))
@@ -74,6 +81,14 @@ public struct DecodedGIF {
                 }
             }
             frames.append(canvas)
+            let disposal = disposals[disposals.count - 1]
+            if disposal == 2 || disposal == 3 {
+                for y in max(0, Int(desc.Top))..<min(height, Int(desc.Top) + Int(desc.Height)) {
+                    for x in max(0, Int(desc.Left))..<min(width, Int(desc.Left) + Int(desc.Width)) {
+                        canvas[x, y] = disposal == 2 ? RGBA(r: 0, g: 0, b: 0, a: 0) : under[x, y]
+                    }
+                }
+            }
         }
     }
 }

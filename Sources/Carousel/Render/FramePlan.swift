@@ -105,6 +105,21 @@ public struct FramePlan: Sendable {
         self.pictureRows = pictureRows
     }
 
+    /// `plan` with another layer, background and pictures, the frames and scenes the same.
+    init(copying plan: FramePlan, layer: RGBAImage, background: RGBA,
+         pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
+        width = plan.width
+        height = plan.height
+        fps = plan.fps
+        timelineFrames = plan.timelineFrames
+        frames = plan.frames
+        scenes = plan.scenes
+        self.layer = layer
+        self.background = background
+        reservedColors = plan.reservedColors
+        self.pictureRows = pictureRows
+    }
+
     /// Timeline frame `i`, exactly: all its rows.
     public func picture(_ i: Int) -> RGBAImage {
         pictureRows(i, 0)

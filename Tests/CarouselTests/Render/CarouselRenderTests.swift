@@ -431,8 +431,10 @@ struct CarouselRenderTests {
         return options
     }
 
-    /// A transparent background takes the whole-frame path: merged frames, a transparent
-    /// entry per frame, and every frame cleared before the next.
+    /// A transparent background where the gaps between items move over pixels items
+    /// showed (opaque pixels turn transparent) takes the whole-frame path: merged frames,
+    /// a transparent entry per frame, and every frame cleared before the next, so every
+    /// timeline frame shows transparent exactly where its alpha is below 128.
     @Test func transparentBackground() throws {
         var options = Self.transparentOptions(width: 60, height: 20, itemWidth: 40, spacing: 4)
         options.hold = 0.3
@@ -448,13 +450,105 @@ struct CarouselRenderTests {
         #expect(data.contains(0x21) && [UInt8](data).indices.contains { i in
             i + 3 < data.count && data[i] == 0x21 && data[i + 1] == 0xF9 && data[i + 2] == 4 && (data[i + 3] >> 2) & 7 == 2
         }, "frames are disposed to the background")
+        #expect(gif.disposals.allSatisfy { $0 == 2 })
+        Self.expectTransparency(gif, carousel, fps: 10)
+    }
+
+    /// Every timeline frame of `gif` (decoded with the frames' disposal) is transparent exactly
+    /// where the exact frame's alpha is below 128.
+    static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int,
+                                   sourceLocation: SourceLocation = #_sourceLocation) {
+        let shown = timelineFrames(gif, fps: fps)
+        #expect(shown.count == carousel.frameCount, sourceLocation: sourceLocation)
+        for i in 0..<min(shown.count, carousel.frameCount) {
+            let exact = carousel.frame(index: i)
+            var wrong = 0
+            for y in 0..<exact.height {
+                for x in 0..<exact.width where (exact[x, y].a < 128) != (shown[i][x, y].a == 0) { wrong += 1 }
+            }
+            #expect(wrong == 0, "timeline frame \(i): \(wrong) pixels transparent in one and not the other",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Items whose transparent pixels lie in the same place (their top rows; the third row
+    /// at alpha 100, which a GIF shows transparent), side by side with no gap, on a
+    /// transparent background, the dots in the footer below them (transparent around the
+    /// dots): no pixel turns transparent from one frame to the next, so
+    /// the GIF takes the scenes' changed rectangles drawn over the frame before, never
+    /// cleared, and shows every timeline frame exactly (its flat colours fit the palettes).
+    @Test func transparentBackgroundWithoutDropsDrawsOverTheFrameBefore() throws {
+        var options = Self.transparentOptions(width: 40, height: 20, itemWidth: 40, spacing: 0)
+        options.hold = 0.3
+        options.dots.placement = .footer
+        let items = Self.flatItems(3, width: 40, height: 20).map { item in
+            var item = item
+            for y in 0..<3 { for x in 0..<40 { item[x, y] = RGBA(r: 9, g: 9, b: 9, a: y == 2 ? 100 : 0) } }
+            return item
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.allSatisfy { $0 == 1 }, "nothing is cleared")
+        #expect(gif.rects.dropFirst().contains { $0.width * $0.height < gif.width * gif.height }, "changed rectangles")
+        let shown = Self.timelineFrames(gif, fps: 10)
+        try #require(shown.count == carousel.frameCount)
+        for i in 0..<carousel.frameCount {
+            let exact = carousel.frame(index: i)
+            var wrong = 0, transparent = 0
+            for y in 0..<exact.height {
+                for x in 0..<exact.width {
+                    let e = exact[x, y]
+                    if e.a < 128 { transparent += 1 }
+                    if shown[i][x, y] != (e.a < 128 ? .clear : e.opaque) { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "timeline frame \(i): \(wrong) pixels differ")
+            #expect(transparent >= 3 * 40, "timeline frame \(i): the top rows are transparent")
+        }
+    }
+
+    /// The same with palettes that cannot hold the pictures (busy items peeking beside the
+    /// current one, 16 colours), with every dither: a pixel that does not change between two
+    /// exact frames does not change on screen, and transparency is exact.
+    @Test(arguments: Dither.allCases)
+    func transparentBackgroundWithoutDropsDoesNotShimmer(_ dither: Dither) throws {
+        var options = Self.transparentOptions(width: 80, height: 32, itemWidth: 64, spacing: 0)
+        options.colors = 16
+        options.dither = dither
+        options.duration = 0.6
+        options.script = try Script(parsing: "autoplay; prev; goto 3")
+        let items = Self.busyItems(4).map { item in
+            var item = item
+            for y in 0..<4 { for x in 0..<64 { item[x, y] = .clear } }
+            return item
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.allSatisfy { $0 == 1 }, "nothing is cleared")
+        Self.expectTransparency(gif, carousel, fps: 10)
+        let shown = Self.timelineFrames(gif, fps: 10)
+        try #require(shown.count == carousel.frameCount)
+        var checked = 0
+        for i in 1..<carousel.frameCount {
+            let before = carousel.frame(index: i - 1), after = carousel.frame(index: i)
+            var shimmer = 0
+            for y in 0..<after.height {
+                for x in 0..<after.width where before[x, y] == after[x, y] && after[x, y].a >= 128 {
+                    checked += 1
+                    if shown[i - 1][x, y] != shown[i][x, y] { shimmer += 1 }
+                }
+            }
+            #expect(shimmer == 0, "timeline frame \(i): \(shimmer) unchanged pixels change on screen")
+        }
+        #expect(checked > 1000)
     }
 
     /// On a transparent background, a moving frame next to a hold shows the hold's colours
     /// where its picture equals the hold's: a band that stands still across the items
     /// (one colour a row, the same in every item, over texture that differs), with too
     /// few colours for either palette to hold it exactly, does not change on screen as a
-    /// move starts or ends.
+    /// move starts or ends (on the whole-frame path, which a transparent pixel in each item
+    /// takes when the items move).
     @Test func transparentBackgroundKeepsStillPixelsAtHolds() throws {
         var random = SeededRandom(seed: 0xD1B5_4A32_D192_ED03)
         let items = (0..<3).map { _ in
@@ -465,6 +559,9 @@ struct CarouselRenderTests {
                         : RGBA(r: UInt8(random.next() % 256), g: UInt8(random.next() % 256), b: UInt8(random.next() % 256))
                 }
             }
+            // A transparent pixel below the band: as the items move it turns pixels transparent
+            // that were not, so the GIF takes the whole-frame path.
+            image[20, 25] = .clear
             return image
         }
         var options = Self.transparentOptions(width: 40, height: 30, itemWidth: 40, spacing: 0)
@@ -473,6 +570,7 @@ struct CarouselRenderTests {
         options.script = try Script(parsing: "hold 0.5; next 0.3; hold 0.5; next 0.3; hold 0.5")
         let carousel = try Carousel(images: items, options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.allSatisfy { $0 == 2 }, "whole frames")
         var start = 0, boundaries = 0, stillAtBoundaries = 0
         for j in 1..<gif.frames.count {
             let previous = start

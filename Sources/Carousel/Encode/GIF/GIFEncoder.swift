@@ -1,7 +1,10 @@
 /// The looping GIF89a encoder (giflib): a palette per hold and per two moving frames (per
 /// move with `.none`, the compact encoding), changed rectangles, unchanged pixels
-/// transparent (`SceneEncoder`); a transparent background takes whole frames with their
-/// own palettes instead.
+/// transparent (`SceneEncoder`). A transparent background takes the same path while no
+/// pixel turns transparent from one frame to the next (pixels with alpha below 128 are
+/// transparent, the others opaque: ``FramePlan/binaryAlpha()``), since a GIF frame drawn
+/// over the one before can keep a pixel but not clear it; otherwise whole frames with
+/// their own palettes, each cleared before the next.
 public struct GIFEncoder: AnimationEncoder {
     /// Palette size limit, 2...256.
     public var colors: Int
@@ -27,12 +30,17 @@ public struct GIFEncoder: AnimationEncoder {
         if plan.background.a >= 128 {
             try SceneEncoder(plan: plan, colors: colors, dither: dither).encode(to: writer, progress: progress)
         } else {
-            try writeWholeFrames(plan, to: writer, progress: progress)
+            if plan.dropsToTransparent() {
+                try writeWholeFrames(plan, to: writer, progress: progress)
+            } else {
+                try SceneEncoder(plan: plan.binaryAlpha(), colors: colors, dither: dither).encode(to: writer, progress: progress)
+            }
         }
         try writer.close()
     }
 
-    /// The path for a transparent background: every planned frame whole, with its own
+    /// The path for a transparent background where pixels turn transparent
+    /// (``FramePlan/dropsToTransparent()``): every planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
     /// since transparency there means the background, not "unchanged"). The dither
     /// pattern and the ``DitherMask`` are fixed to the strip, as in the scenes. A moving

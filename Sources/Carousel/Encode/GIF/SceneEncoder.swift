@@ -41,9 +41,15 @@ struct SceneEncoder: Sendable {
     ///
     /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``).
     let groups: [PaletteGroup]
+    /// Whether the background is transparent: the plan's pixels are then transparent or
+    /// opaque (``FramePlan/binaryAlpha()``) and none turns transparent from one frame to the
+    /// next (``FramePlan/dropsToTransparent()``), so a transparent pixel takes the transparent
+    /// index, which leaves the canvas as it is: transparent.
+    let keyed: Bool
 
     init(plan: FramePlan, colors: Int, dither: Dither) {
         self.plan = plan
+        keyed = plan.background.a < 128
         self.colors = colors
         self.dither = dither
         mask = dither == .ordered ? DitherMask(plan.layer) : nil
@@ -201,7 +207,8 @@ struct SceneEncoder: Sendable {
                             let settles = from.baseAddress! + y * w
                             let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
                             let regionRow = y * regionWidth + offset
-                            for x in 0..<w where settles[x] == target {
+                            // The rest's transparent pixels (a transparent background) stay as they are.
+                            for x in 0..<w where settles[x] == target && Int(shown[x]) < rest.palette.count {
                                 settled.append((regionRow + x, shown[x]))
                             }
                         }
@@ -333,7 +340,8 @@ struct SceneEncoder: Sendable {
         }
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
-                                    mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
+                                    mapper: mapper, dither: exact ? .none : dither,
+                                    transparentIndex: keyed ? palette.count : nil,
                                     originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows,
                                     runSlack: SceneEncoder.orderedRunSlack)
         if let rest = settling?.rest, !settled.isEmpty {
@@ -391,7 +399,7 @@ struct SceneEncoder: Sendable {
                     }
                 }
             }
-            if plan.height > layerHeight {
+            if plan.height > layerHeight && !keyed {
                 sample += [background.r, background.g, background.b, 255]
             }
         }
@@ -410,7 +418,8 @@ struct SceneEncoder: Sendable {
                                                refinements: refinements, weights: dither.weights, space: dither.space)
             .design(designInput, reserved: overlayReservations, counts: counts)
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
-        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither, transparentIndex: nil,
+        let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither,
+                                    transparentIndex: keyed ? palette.count : nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX,
                                     only: nil, undithered: undithered(x: regionX, width: regionWidth),
                                     plane: plane, planeX: regionX)
@@ -703,7 +712,8 @@ struct SceneEncoder: Sendable {
                             }
                             for x in left..<(left + w) {
                                 let c = now[x]
-                                if hasPrevious && then[x] == c { continue }
+                                // Unchanged, or transparent (never drawn over: see `keyed`).
+                                if hasPrevious && then[x] == c || keyed && c >> 24 == 0 { continue }
                                 if !spans.isEmpty && spans.contains(where: { $0.contains(x) }) {
                                     let slot = Int((c &* 2_654_435_761) >> 24)
                                     if overlayColors[slot] != c || overlayIndices[slot] < 0 {
