@@ -507,6 +507,37 @@ struct CarouselRenderTests {
         }
     }
 
+    /// The GIF loops, so the last frame to the first counts too: moving from an item with
+    /// transparent top rows to an opaque one turns no pixel transparent, but when the GIF
+    /// starts again the first item's transparent rows replace the opaque item's pixels, so it
+    /// takes whole frames; with the same transparent rows in both items, the scenes.
+    @Test func transparentBackgroundLoopCountsForDrops() throws {
+        var options = Self.transparentOptions(width: 40, height: 20, itemWidth: 40, spacing: 0)
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; next 0.3; hold 0.3")
+        func item(_ color: RGBA, clearRows: Int) -> RGBAImage {
+            var image = RGBAImage(width: 40, height: 20, fill: color)
+            for y in 0..<clearRows { for x in 0..<40 { image[x, y] = .clear } }
+            return image
+        }
+        let first = item(RGBA(r: 200, g: 60, b: 30), clearRows: 5)
+        for (second, drops) in [(item(RGBA(r: 30, g: 60, b: 200), clearRows: 0), true),
+                                (item(RGBA(r: 30, g: 60, b: 200), clearRows: 5), false)] {
+            let carousel = try Carousel(images: [first, second], options: options)
+            let plan = carousel.plan()
+            #expect(plan.dropsToTransparent() == drops)
+            var within = false
+            for k in 1..<plan.frames.count {
+                let a = plan.picture(plan.frames[k - 1].source), b = plan.picture(plan.frames[k].source)
+                for y in 0..<b.height { for x in 0..<b.width where a[x, y].a >= 128 && b[x, y].a < 128 { within = true } }
+            }
+            #expect(!within, "no pixel turns transparent from one frame to the next within the timeline")
+            let gif = try DecodedGIF([UInt8](carousel.gifData()))
+            #expect(gif.disposals.allSatisfy { $0 == (drops ? 2 : 1) })
+            Self.expectTransparency(gif, carousel, fps: 10)
+        }
+    }
+
     /// The same with palettes that cannot hold the pictures (busy items peeking beside the
     /// current one, 16 colours), with every dither: a pixel that does not change between two
     /// exact frames does not change on screen, and transparency is exact.
