@@ -7,11 +7,16 @@
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
 options are given) and the exact RGBA frames (`carousel frames`), expands the GIF by its
 delays with Pillow (which applies the disposal), and prints:
+- transparency: pixels shown transparent where the exact frame's alpha is 128 or more, or
+  shown opaque where it is below (0 when the GIF is right);
 - shimmer: pixels whose exact RGBA is unchanged from the frame before (fully transparent
   pixels compare equal whatever their colour) but whose shown pixel changed, counted as
   bench/quality-bench.py counts them on opaque backgrounds;
 - SSIMULACRA2 of every 12th timeline frame, each composited on white, against the exact
   frame composited the same way.
+The sample banners fill the view, so no pixel turns transparent and the GIF takes the
+scenes (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560`
+moves gaps over the items, which takes the whole frames.
 Needs Pillow, numpy and ssimulacra2 (pip).
 """
 import io, json, subprocess, sys, tempfile
@@ -69,6 +74,7 @@ def main():
         frames = json.loads((folder / "frames.json").read_text())["frames"]
         exact = [np.asarray(Image.open(p).convert("RGBA")).astype(np.int16) for p in sorted(folder.glob("*.png"))]
         shown = expanded(gif, frames)
+        wrong = sum(int(np.count_nonzero((e[..., 3] < 128) != (s[..., 3] == 0))) for e, s in zip(exact, shown))
         shimmer = 0
         for k in range(1, len(exact)):
             still = np.all(clear_transparent(exact[k]) == clear_transparent(exact[k - 1]), axis=-1)
@@ -78,7 +84,8 @@ def main():
         for k in range(0, len(exact), 12):
             a, b = on_white(exact[k]), on_white(shown[k])
             scores.append(100.0 if np.array_equal(a, b) else float(compute_ssimulacra2(ppm(a), ppm(b))))
-        print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px")
+        print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
+              f"transparency wrong {wrong} px")
         print(f"SSIMULACRA2 on white, every 12th frame ({len(scores)}): mean {np.mean(scores):.2f}, "
               f"worst {min(scores):.2f}")
 
