@@ -14,9 +14,10 @@ delays with Pillow (which applies the disposal), and prints:
   bench/quality-bench.py counts them on opaque backgrounds;
 - SSIMULACRA2 of every 12th timeline frame, each composited on white, against the exact
   frame composited the same way.
-The sample banners fill the view, so no pixel turns transparent and the GIF takes the
-scenes (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560`
-moves gaps over the items, which takes the whole frames.
+The sample banners fill the view, so no pixel turns transparent and no frame is cleared
+(docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560` moves
+gaps over the items, which clears frames (and with `--colors` below 128, takes whole
+frames).
 Needs Pillow, numpy and ssimulacra2 (pip).
 """
 import io, json, subprocess, sys, tempfile

@@ -432,9 +432,9 @@ struct CarouselRenderTests {
     }
 
     /// A transparent background where the gaps between items move over pixels items
-    /// showed (opaque pixels turn transparent) takes the whole-frame path: merged frames,
-    /// a transparent entry per frame, and every frame cleared before the next, so every
-    /// timeline frame shows transparent exactly where its alpha is below 128.
+    /// showed (opaque pixels turn transparent): merged frames, a transparent entry per
+    /// frame, each frame before one that turns pixels transparent cleared once shown, so
+    /// every timeline frame shows transparent exactly where its alpha is below 128.
     @Test func transparentBackground() throws {
         var options = Self.transparentOptions(width: 60, height: 20, itemWidth: 40, spacing: 4)
         options.hold = 0.3
@@ -450,7 +450,9 @@ struct CarouselRenderTests {
         #expect(data.contains(0x21) && [UInt8](data).indices.contains { i in
             i + 3 < data.count && data[i] == 0x21 && data[i + 1] == 0xF9 && data[i + 2] == 4 && (data[i + 3] >> 2) & 7 == 2
         }, "frames are disposed to the background")
-        #expect(gif.disposals.allSatisfy { $0 == 2 })
+        let canvas = FrameCanvas(carousel.plan().binaryAlpha())
+        #expect(canvas.clears.contains(true), "the gaps move")
+        #expect(gif.disposals == canvas.clears.map { $0 ? 2 : 1 })
         Self.expectTransparency(gif, carousel, fps: 10)
     }
 
@@ -509,8 +511,9 @@ struct CarouselRenderTests {
 
     /// The GIF loops, so the last frame to the first counts too: moving from an item with
     /// transparent top rows to an opaque one turns no pixel transparent, but when the GIF
-    /// starts again the first item's transparent rows replace the opaque item's pixels, so it
-    /// takes whole frames; with the same transparent rows in both items, the scenes.
+    /// starts again the first item's transparent rows replace the opaque item's pixels, so the
+    /// last frame is cleared once shown; with the same transparent rows in both items, no
+    /// frame is.
     @Test func transparentBackgroundLoopCountsForDrops() throws {
         var options = Self.transparentOptions(width: 40, height: 20, itemWidth: 40, spacing: 0)
         options.dots.placement = .none
@@ -525,7 +528,8 @@ struct CarouselRenderTests {
                                 (item(RGBA(r: 30, g: 60, b: 200), clearRows: 5), false)] {
             let carousel = try Carousel(images: [first, second], options: options)
             let plan = carousel.plan()
-            #expect(plan.dropsToTransparent() == drops)
+            let canvas = FrameCanvas(plan.binaryAlpha())
+            #expect(canvas.clears == Array(repeating: false, count: plan.frames.count - 1) + [drops])
             var within = false
             for k in 1..<plan.frames.count {
                 let a = plan.picture(plan.frames[k - 1].source), b = plan.picture(plan.frames[k].source)
@@ -533,7 +537,7 @@ struct CarouselRenderTests {
             }
             #expect(!within, "no pixel turns transparent from one frame to the next within the timeline")
             let gif = try DecodedGIF([UInt8](carousel.gifData()))
-            #expect(gif.disposals.allSatisfy { $0 == (drops ? 2 : 1) })
+            #expect(gif.disposals == canvas.clears.map { $0 ? 2 : 1 })
             Self.expectTransparency(gif, carousel, fps: 10)
         }
     }
@@ -578,30 +582,47 @@ struct CarouselRenderTests {
     /// where its picture equals the hold's: a band that stands still across the items
     /// (one colour a row, the same in every item, over texture that differs), with too
     /// few colours for either palette to hold it exactly, does not change on screen as a
-    /// move starts or ends (on the whole-frame path, which a transparent pixel in each item
-    /// takes when the items move).
-    @Test func transparentBackgroundKeepsStillPixelsAtHolds() throws {
+    /// move starts or ends, though a transparent pixel in each item, moving, turns pixels
+    /// transparent. With 16 colours the GIF takes whole frames, each cleared before the
+    /// next; with 256 the scenes, the frame before a move and each moving frame cleared
+    /// once shown, and the frame after drawing the band again (the move's first frame with
+    /// the hold before's colours, its last with the rest's).
+    @Test(arguments: [16, 128])
+    func transparentBackgroundKeepsStillPixelsAtHolds(_ colors: Int) throws {
         var random = SeededRandom(seed: 0xD1B5_4A32_D192_ED03)
+        // With 128 colours, a taller band of close colours, too many to hold exactly beside the texture.
+        let bandRows = colors > 16 ? 200 : 12
         let items = (0..<3).map { _ in
-            var image = RGBAImage(width: 40, height: 30)
-            for y in 0..<30 {
+            var image = RGBAImage(width: 40, height: bandRows + 18)
+            for y in 0..<(bandRows + 18) {
                 for x in 0..<40 {
-                    image[x, y] = y < 12 ? RGBA(r: UInt8(20 * y), g: UInt8(100 + 10 * y), b: UInt8(200 - 12 * y))
+                    image[x, y] = y < bandRows
+                        ? (colors > 16 ? RGBA(r: UInt8(y), g: UInt8(60 + y / 2), b: UInt8(250 - y))
+                                       : RGBA(r: UInt8(20 * y), g: UInt8(100 + 10 * y), b: UInt8(200 - 12 * y)))
                         : RGBA(r: UInt8(random.next() % 256), g: UInt8(random.next() % 256), b: UInt8(random.next() % 256))
                 }
             }
             // A transparent pixel below the band: as the items move it turns pixels transparent
-            // that were not, so the GIF takes the whole-frame path.
-            image[20, 25] = .clear
+            // that were not.
+            image[20, bandRows + 13] = .clear
             return image
         }
-        var options = Self.transparentOptions(width: 40, height: 30, itemWidth: 40, spacing: 0)
-        options.colors = 16
+        let height = bandRows + 18
+        var options = Self.transparentOptions(width: 40, height: height, itemWidth: 40, spacing: 0)
+        options.colors = colors
         options.dots.placement = .none
         options.script = try Script(parsing: "hold 0.5; next 0.3; hold 0.5; next 0.3; hold 0.5")
         let carousel = try Carousel(images: items, options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
-        #expect(gif.disposals.allSatisfy { $0 == 2 }, "whole frames")
+        if colors < GIFEncoder.scenesWhereDropsFrom {
+            #expect(gif.disposals.allSatisfy { $0 == 2 }, "whole frames")
+        } else {
+            // The scenes clear what the canvas says, and the last hold, whose hole the first
+            // frame shows in the same place, is not cleared (whole frames clear every frame).
+            let clears = FrameCanvas(carousel.plan().binaryAlpha()).clears
+            #expect(gif.disposals == clears.map { $0 ? 2 : 1 })
+            #expect(clears.contains(true) && clears.last == false)
+        }
         var start = 0, boundaries = 0, stillAtBoundaries = 0
         for j in 1..<gif.frames.count {
             let previous = start
@@ -610,7 +631,7 @@ struct CarouselRenderTests {
             guard hold else { continue }
             boundaries += 1
             let a = carousel.frame(index: previous), b = carousel.frame(index: start)
-            for y in 0..<30 {
+            for y in 0..<height {
                 for x in 0..<40 where a[x, y] == b[x, y] {
                     stillAtBoundaries += 1
                     #expect(gif.frames[j - 1][x, y] == gif.frames[j][x, y], "GIF frame \(j), pixel (\(x), \(y))")
@@ -618,7 +639,7 @@ struct CarouselRenderTests {
             }
         }
         #expect(boundaries >= 4, "two moves, each starting and ending at a hold")
-        #expect(stillAtBoundaries >= 4 * 40 * 12, "the band stands still at every boundary")
+        #expect(stillAtBoundaries >= 4 * 40 * bandRows, "the band stands still at every boundary")
     }
 }
 

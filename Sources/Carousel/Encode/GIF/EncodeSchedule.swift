@@ -63,6 +63,12 @@ final class EncodeSchedule: @unchecked Sendable {
     private let encoder: SceneEncoder
     /// For each moving group whose move a rest follows, that rest's group (dithered encodings).
     private let targets: [Int: Int]
+    /// For each moving group that starts a move after a hold cleared under it, that hold's
+    /// group (``SceneEncoder/carrySources(_:)``).
+    private let carries: [Int: Int]
+    private let carryRests: Set<Int>
+    /// The last group that takes each hold's colours.
+    private let lastCarry: [Int: Int]
     /// The rest groups prepared ahead.
     private let prepared: Set<Int>
     private let condition = NSCondition()
@@ -80,21 +86,31 @@ final class EncodeSchedule: @unchecked Sendable {
         window = max(4, 8 * cores)
         handoff = PictureHandoff(capacity: cores + 1)
         targets = encoder.settlingTargets(encoder.groups)
-        prepared = Set(targets.values)
-        tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, lead: 2 * cores)
+        carries = encoder.carrySources(encoder.groups)
+        prepared = Set(targets.values).union(carries.values)
+        carryRests = Set(carries.values)
+        var last: [Int: Int] = [:]
+        for (g, rest) in carries { last[rest] = max(last[rest] ?? g, g) }
+        lastCarry = last
+        tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, carries: carries, lead: 2 * cores)
     }
 
     /// Every group in order, with each prepared rest's two tasks `lead` groups before the
     /// first move that settles into it (or first of all): by the time a worker reaches that
     /// move, the rest is usually ready, and the other workers had groups to take meanwhile.
-    static func order(groups: Int, targets: [Int: Int], lead: Int) -> [Job] {
+    static func order(groups: Int, targets: [Int: Int], carries: [Int: Int] = [:], lead: Int) -> [Job] {
         var firstNeed: [Int: Int] = [:]
         for (g, rest) in targets { firstNeed[rest] = min(firstNeed[rest] ?? g, g) }
+        for (g, rest) in carries { firstNeed[rest] = min(firstNeed[rest] ?? g, g) }
+        let settled = Set(targets.values)
         var restsBefore: [Int: [Int]] = [:]
         for (rest, g) in firstNeed { restsBefore[max(0, g - lead), default: []].append(rest) }
         var tasks: [Job] = []
         for g in 0..<groups {
-            for rest in (restsBefore[g] ?? []).sorted() { tasks += [.restPalette(rest), .restSettling(rest)] }
+            for rest in (restsBefore[g] ?? []).sorted() {
+                tasks.append(.restPalette(rest))
+                if settled.contains(rest) { tasks.append(.restSettling(rest)) }
+            }
             tasks.append(.group(g))
         }
         return tasks
@@ -102,7 +118,7 @@ final class EncodeSchedule: @unchecked Sendable {
 
     /// A worker: takes the tasks in order until none is left or the run is cancelled.
     func work() {
-        while let (task, ready, settling) = claim() {
+        while let (task, ready, settling, carry) = claim() {
             switch task {
             case .restPalette(let g):
                 let rest = encoder.prepare(encoder.groups[g], previous: nil, settling: nil) {
@@ -113,7 +129,7 @@ final class EncodeSchedule: @unchecked Sendable {
                 let from = encoder.settlingFrames(before: encoder.groups[g])
                 finish { settlingFrom[g] = from }
             case .group(let g):
-                let frames = encoder.encodeGroup(g, scene: ready, settling: settling, handoff: handoff)
+                let frames = encoder.encodeGroup(g, scene: ready, settling: settling, carry: carry, handoff: handoff)
                 finish { results[g] = frames }
             }
         }
@@ -122,7 +138,7 @@ final class EncodeSchedule: @unchecked Sendable {
     /// The next task, once it may start, with its group's prepared rest and where its move
     /// settles; nil when the tasks are done or the run is cancelled. Every task a claimed
     /// task waits for comes before it and is claimed already, so the wait ends.
-    private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?)? {
+    private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?, SceneEncoder.Carry?)? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, next < tasks.count, case .group(let g) = tasks[next], g >= writtenGroups + window {
@@ -131,7 +147,7 @@ final class EncodeSchedule: @unchecked Sendable {
         guard !cancelled, next < tasks.count else { return nil }
         let task = tasks[next]
         next += 1
-        guard case .group(let g) = task else { return (task, nil, nil) }
+        guard case .group(let g) = task else { return (task, nil, nil, nil) }
         while !cancelled, !isReady(g) { condition.wait() }
         guard !cancelled else { return nil }
         let settling = targets[g].map { rest in
@@ -140,7 +156,12 @@ final class EncodeSchedule: @unchecked Sendable {
                                       - rests[rest]!.regionX,
                                   from: settlingFrom[rest]!)
         }
-        return (task, rests[g], settling)
+        let carry = carries[g].map { rest in
+            SceneEncoder.Carry(rest: rests[rest]!,
+                               restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX - rests[rest]!.regionX,
+                               frame: encoder.groups[rest].frames.upperBound - 1)
+        }
+        return (task, rests[g], settling, carry)
     }
 
     /// Whether what group `g` needs is ready: its own rest when prepared ahead, and the rest
@@ -148,6 +169,7 @@ final class EncodeSchedule: @unchecked Sendable {
     private func isReady(_ g: Int) -> Bool {
         if prepared.contains(g) && rests[g] == nil { return false }
         if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
+        if let rest = carries[g], rests[rest] == nil { return false }
         return true
     }
 
@@ -171,7 +193,9 @@ final class EncodeSchedule: @unchecked Sendable {
     func written(_ g: Int) {
         finish {
             writtenGroups = g + 1
-            rests[g] = nil
+            // A hold the move after it takes colours from stays until that move's group is written.
+            if !carryRests.contains(g) { rests[g] = nil }
+            if let rest = carries[g], lastCarry[rest] == g { rests[rest] = nil }
             settlingFrom[g] = nil
         }
     }
@@ -183,7 +207,7 @@ final class EncodeSchedule: @unchecked Sendable {
 }
 
 /// The last picture of each group, made while the group is encoded, kept for the group
-/// after it, which compares its first frame with it (``SceneEncoder/encodeGroup(_:scene:settling:handoff:)``).
+/// after it, which compares its first frame with it (``SceneEncoder/encodeGroup(_:scene:settling:carry:handoff:)``).
 /// A picture is taken once; at most `capacity` are kept, the earliest frames' dropped first
 /// (those whose next group started before they were made, and made its own), so memory stays
 /// flat in the frame count. Whether a picture is found changes the time taken, never a byte:

@@ -29,6 +29,38 @@ struct FramePicture: Sendable {
         layerX = frame.layerX
     }
 
+    private init(width: Int, height: Int, top: Int, made: RGBAImage, layer: RGBAImage, layerX: Int) {
+        self.width = width
+        self.height = height
+        self.top = top
+        self.made = made
+        self.layer = layer
+        self.layerX = layerX
+    }
+
+    /// The picture with the pixels of `rect` made transparent (`RGBA.clear`): the canvas a
+    /// GIF frame leaves when it is cleared once shown.
+    func clearing(_ rect: FrameCanvas.Rect) -> FramePicture {
+        guard !rect.isEmpty else { return self }
+        let newTop = min(top, rect.top)
+        var rows = [UInt8](repeating: 0, count: (height - newTop) * width * 4)
+        withRows { current in
+            rows.withUnsafeMutableBytes { raw in
+                let out = raw.bindMemory(to: UInt32.self).baseAddress!
+                for y in newTop..<height {
+                    let row = out + (y - newTop) * width
+                    row.update(from: current(y), count: width)
+                    if y >= rect.top && y < rect.top + rect.height {
+                        (row + rect.left).update(repeating: 0, count: rect.width)
+                    }
+                }
+            }
+        }
+        return FramePicture(width: width, height: height, top: newTop,
+                            made: RGBAImage(width: width, height: height - newTop, pixels: rows),
+                            layer: layer, layerX: layerX)
+    }
+
     /// Row pointers into a picture: `rows(y)` is row y's first pixel (its RGBA bytes as one word).
     struct Rows {
         fileprivate let layer: UnsafePointer<UInt32>

@@ -1,10 +1,10 @@
 /// The looping GIF89a encoder (giflib): a palette per hold and per two moving frames (per
 /// move with `.none`, the compact encoding), changed rectangles, unchanged pixels
-/// transparent (`SceneEncoder`). A transparent background takes the same path while no
-/// pixel turns transparent from one frame to the next (pixels with alpha below 128 are
-/// transparent, the others opaque: ``FramePlan/binaryAlpha()``), since a GIF frame drawn
-/// over the one before can keep a pixel but not clear it; otherwise whole frames with
-/// their own palettes, each cleared before the next.
+/// transparent (`SceneEncoder`). On a transparent background, pixels with alpha below 128
+/// are transparent and the others opaque, and a frame before one that turns pixels
+/// transparent is cleared once shown (GIF disposal 2); with fewer than 128 colours where
+/// pixels turn transparent, whole frames with their own palettes instead, each cleared
+/// before the next.
 public struct GIFEncoder: AnimationEncoder {
     /// Palette size limit, 2...256.
     public var colors: Int
@@ -29,18 +29,31 @@ public struct GIFEncoder: AnimationEncoder {
         let writer = try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
         if plan.background.a >= 128 {
             try SceneEncoder(plan: plan, colors: colors, dither: dither).encode(to: writer, progress: progress)
+        } else if colors < GIFEncoder.scenesWhereDropsFrom && plan.dropsToTransparent() {
+            try writeWholeFrames(plan, to: writer, progress: progress)
         } else {
-            if plan.dropsToTransparent() {
-                try writeWholeFrames(plan, to: writer, progress: progress)
-            } else {
-                try SceneEncoder(plan: plan.binaryAlpha(), colors: colors, dither: dither).encode(to: writer, progress: progress)
-            }
+            try SceneEncoder(plan: plan.binaryAlpha(), colors: colors, dither: dither).encode(to: writer, progress: progress)
         }
         try writer.close()
     }
 
-    /// The path for a transparent background where pixels turn transparent
-    /// (``FramePlan/dropsToTransparent()``): every planned frame whole, with its own
+    /// The fewest colours with which a transparent background where pixels turn transparent
+    /// takes the scenes, each frame before one that turns pixels transparent cleared once
+    /// shown. Measured with `python3 bench/transparent-check.py BIN -- --spacing 16
+    /// --item-width 560 --colors N` (bytes; pixels that change where the exact frames do
+    /// not; SSIMULACRA2 on white, mean and worst of every 12th frame), scenes against whole
+    /// frames: 256 colours 2,086,948 / 8,544 / 88.56 (80.88) against 2,780,576 / 9,563 /
+    /// 88.37 (80.43); 192 1,895,562 / 9,323 / 86.01 (79.77) against 2,547,126 / 12,213 /
+    /// 86.25 (76.53); 128 1,638,540 / 10,523 / 81.92 (75.34) against 2,217,334 / 15,789 /
+    /// 81.53 (73.75); but 64 1,219,201 / 10,775 / 71.95 (50.96) against 1,642,554 / 17,816
+    /// / 74.08 (60.16), and 16 631,274 / 20,110 / 33.49 (4.29) against 856,948 / 61,402 /
+    /// 38.94 (22.41): with few colours, the hold's colours a moving frame keeps for the
+    /// pixels it draws again leave too few for the rest of it.
+    static let scenesWhereDropsFrom = 128
+
+    /// The path for a transparent background with fewer than ``scenesWhereDropsFrom``
+    /// colours where pixels turn transparent (``FramePlan/dropsToTransparent()``): every
+    /// planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
     /// since transparency there means the background, not "unchanged"). The dither
     /// pattern and the ``DitherMask`` are fixed to the strip, as in the scenes. A moving

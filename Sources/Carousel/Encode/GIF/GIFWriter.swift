@@ -174,18 +174,19 @@ extension GIFWriter {
     ///
     /// The frame goes through a separate giflib encoder (opened and closed once) writing to
     /// memory; the result is that stream less its header, screen descriptor and trailer.
+    /// `clearAfter` restores the frame's rectangle to transparent once it has shown.
     public static func encode(_ frame: IndexedFrame, left: Int, top: Int, delay: Int,
-                              canvasWidth: Int, canvasHeight: Int) throws(CarouselError) -> EncodedFrame {
+                              canvasWidth: Int, canvasHeight: Int, clearAfter: Bool = false) throws(CarouselError) -> EncodedFrame {
         let memory = MemorySink()
         let writer = try GIFWriter(sink: memory, name: "<frame>", width: canvasWidth, height: canvasHeight, loop: .once)
-        try writer.write(frame, left: left, top: top, delay: delay)
+        try writer.write(frame, left: left, top: top, delay: delay, clearAfter: clearAfter)
         try writer.close()
         let bytes = [UInt8](memory.data)
         // GIF89a header (6) + logical screen descriptor without a global table (7) ... trailer (1).
         return EncodedFrame(bytes: Array(bytes[13..<(bytes.count - 1)]))
     }
 
-    /// Writes a frame encoded by ``encode(_:left:top:delay:canvasWidth:canvasHeight:)`` at this point of the stream.
+    /// Writes a frame encoded by ``encode(_:left:top:delay:canvasWidth:canvasHeight:clearAfter:)`` at this point of the stream.
     public func write(_ encoded: EncodedFrame) throws(CarouselError) {
         let sinkBox = box.takeUnretainedValue()
         try sinkBox.sink.write(encoded.bytes)

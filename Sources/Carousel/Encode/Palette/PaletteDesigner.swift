@@ -24,8 +24,8 @@ public struct PaletteDesigner: Sendable {
 
     /// How many of a palette of `maxColors` entries colours kept from a neighbouring picture
     /// may take (three quarters), so a quarter is left for the pixels that change: the GIF
-    /// encoder's settling into a rest and the whole frames beside a hold on a transparent
-    /// background both keep to it.
+    /// encoder's moving frames keep to it when they take a hold's colours (settling into the
+    /// rest after a move, and on a transparent background carrying the hold before it).
     static func reservable(_ maxColors: Int) -> Int { maxColors * 3 / 4 }
 
     /// A designer for at most `maxColors` entries (2...256).
