@@ -39,7 +39,8 @@ struct SceneEncoder: Sendable {
     let plane: OklabPlane?
     /// The plan's palette groups, in frame order.
     ///
-    /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``).
+    /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``); where
+    /// frames are cleared (``redraws``), a move's first and last frames are groups of one.
     let groups: [PaletteGroup]
     /// Whether the background is transparent: the plan's pixels are then transparent or
     /// opaque (``FramePlan/binaryAlpha()``), and a transparent pixel takes the transparent
@@ -125,7 +126,7 @@ struct SceneEncoder: Sendable {
         let from: [Int32]
     }
 
-    /// On a transparent background, the hold before a move, for the move's dithered groups:
+    /// On a transparent background, the hold before a move, for the move's groups:
     /// its prepared scene, its column in the scene's region, and its planned frame.
     struct Carry: Sendable {
         let rest: PreparedScene
@@ -133,7 +134,7 @@ struct SceneEncoder: Sendable {
         let frame: Int
     }
 
-    /// The dithered moving groups of a move after a hold that is cleared under the move's
+    /// The moving groups of a move after a hold that is cleared under the move's
     /// first frame (a transparent background), each with that hold's group: the pixels
     /// still since the hold, drawn again there, take the hold's colours (``Carry``).
     func carrySources(_ groups: [PaletteGroup]) -> [Int: Int] {
@@ -244,7 +245,8 @@ struct SceneEncoder: Sendable {
     }
 
     /// The moving groups whose scene a rest follows, each with the index of that rest's
-    /// group (dithered encodings only: the compact encoding keeps one palette per move).
+    /// group (dithered encodings, or any where frames are cleared: the compact encoding
+    /// otherwise keeps one palette per move).
     func settlingTargets(_ groups: [PaletteGroup]) -> [Int: Int] {
         guard dither != .none || redraws else { return [:] }
         var groupStarting: [Int: Int] = [:]
