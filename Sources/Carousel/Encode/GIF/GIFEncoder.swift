@@ -42,11 +42,11 @@ public struct GIFEncoder: AnimationEncoder {
     /// shown. Measured with `python3 bench/transparent-check.py BIN -- --spacing 16
     /// --item-width 560 --colors N` (bytes; pixels that change where the exact frames do
     /// not; SSIMULACRA2 on white, mean and worst of every 12th frame), scenes against whole
-    /// frames: 256 colours 2,086,948 / 8,544 / 88.56 (80.88) against 2,780,576 / 9,563 /
-    /// 88.37 (80.43); 192 1,895,562 / 9,323 / 86.01 (79.77) against 2,547,126 / 12,213 /
-    /// 86.25 (76.53); 128 1,638,540 / 10,523 / 81.92 (75.34) against 2,217,334 / 15,789 /
-    /// 81.53 (73.75); but 64 1,219,201 / 10,775 / 71.95 (50.96) against 1,642,554 / 17,816
-    /// / 74.08 (60.16), and 16 631,274 / 20,110 / 33.49 (4.29) against 856,948 / 61,402 /
+    /// frames: 256 colours 2,086,596 / 4,873 / 88.56 (80.88) against 2,780,576 / 9,563 /
+    /// 88.37 (80.43); 192 1,893,917 / 5,279 / 86.01 (79.77) against 2,547,126 / 12,213 /
+    /// 86.25 (76.53); 128 1,637,794 / 6,094 / 81.92 (75.34) against 2,217,334 / 15,789 /
+    /// 81.53 (73.75); but 64 1,222,104 / 6,212 / 71.95 (50.96) against 1,642,554 / 17,816
+    /// / 74.08 (60.16), and 16 637,319 / 15,268 / 33.49 (4.29) against 856,948 / 61,402 /
     /// 38.94 (22.41): with few colours, the hold's colours a moving frame keeps for the
     /// pixels it draws again leave too few for the rest of it.
     static let scenesWhereDropsFrom = 128

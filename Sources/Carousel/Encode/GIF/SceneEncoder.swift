@@ -157,8 +157,10 @@ struct SceneEncoder: Sendable {
     /// again. Their colours are reserved, the ones most of these pixels show first, up to
     /// `limit` entries; the pixels of the others are left to the group's own palette.
     /// With a hold on each side, a pixel drawn again shows the hold before's colour in the
-    /// move's frames and the rest's in its last frame (a group of its own, like the first:
-    /// see ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
+    /// move's frames while its picture equals the hold's, else the rest's from the frame
+    /// where it starts to stay through the rest, and the rest's in the move's last frame
+    /// wherever it stays (a group of its own, like the first: see
+    /// ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
     /// Returns the pixels kept (by region pixel) with their colours, the settling map with
     /// the kept pixels marked at the frame that draws them and the others unmarked, and the
     /// reserved colours.
@@ -173,22 +175,8 @@ struct SceneEncoder: Sendable {
         // before's colour, and in the move's last frame the rest's, where it stays through it:
         // the colour changes once, in the move.
         let lastOfMove = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound - 1
-        if let settling {
-            let rest = settling.rest
-            for (n, k) in group.enumerated() where carry == nil || k == lastOfMove {
-                let target = Int32(k), offset = xs[n] - regionX
-                for y in 0..<layerHeight {
-                    let shownRow = y * rest.regionWidth + settling.restOffset
-                    for x in 0..<w where carry == nil ? settles[y * w + x] == target : settles[y * w + x] <= target {
-                        let index = Int(rest.indices[shownRow + x])
-                        // The rest's transparent pixels stay as they are.
-                        guard index < rest.palette.count else { continue }
-                        candidates.append((y * regionWidth + offset + x, y * w + x, rest.palette[index]))
-                        from[y * w + x] = target
-                    }
-                }
-            }
-        }
+        // The screen pixels each frame shows with the hold before's colour.
+        var carried = [[Bool]](repeating: [], count: group.count)
         if let carry {
             let hold = FramePicture(plan, frame: carry.frame)
             let rest = carry.rest
@@ -203,6 +191,7 @@ struct SceneEncoder: Sendable {
             }
             for (n, k) in group.enumerated() where settling == nil || k != lastOfMove {
                 let offset = xs[n] - regionX
+                var mine = [Bool](repeating: false, count: w * layerHeight)
                 picture(k).withRows { current in
                     hold.withRows { before in
                         for y in 0..<layerHeight {
@@ -217,9 +206,33 @@ struct SceneEncoder: Sendable {
                                 let index = Int(rest.indices[y * rest.regionWidth + carry.restOffset + x])
                                 guard index < rest.palette.count else { continue }
                                 candidates.append((y * regionWidth + offset + x, p, rest.palette[index]))
+                                mine[p] = true
                                 if n == 0 { from[p] = Int32(k) }
                             }
                         }
+                    }
+                }
+                carried[n] = mine
+            }
+        }
+        if let settling {
+            let rest = settling.rest
+            for (n, k) in group.enumerated() {
+                let target = Int32(k), offset = xs[n] - regionX
+                // Where frames before the rest draw pixels again, the move's last frame shows the
+                // rest's colour for every pixel that stays through it, the others those that
+                // start to stay there and do not keep the hold before's.
+                let through = carry != nil && k == lastOfMove
+                for y in 0..<layerHeight {
+                    let shownRow = y * rest.regionWidth + settling.restOffset
+                    for x in 0..<w where through ? settles[y * w + x] <= target : settles[y * w + x] == target {
+                        let p = y * w + x
+                        if !carried[n].isEmpty && carried[n][p] { continue }
+                        let index = Int(rest.indices[shownRow + x])
+                        // The rest's transparent pixels stay as they are.
+                        guard index < rest.palette.count else { continue }
+                        candidates.append((y * regionWidth + offset + x, p, rest.palette[index]))
+                        from[p] = target
                     }
                 }
             }
@@ -821,9 +834,9 @@ struct SceneEncoder: Sendable {
     /// `python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560` (bytes;
     /// pixels that change where the exact frames do not; SSIMULACRA2 on white, mean and
     /// worst of every 12th frame): three quarters (``PaletteDesigner/reservable(_:)``, the
-    /// settling's limit on an opaque background) 2,086,403, 7,728, 88.40 (worst 77.14, the
-    /// first frame of a move); **five eighths** 2,086,948, 8,544, 88.56 (80.88); a half
-    /// 2,085,667, 11,844, 88.60 (81.89). Whole frames, each with its own palette, gave
+    /// settling's limit on an opaque background) 2,086,051, 4,052, 88.40 (worst 77.14, the
+    /// first frame of a move); **five eighths** 2,086,596, 4,873, 88.56 (80.88); a half
+    /// 2,085,315, 8,168, 88.60 (81.89). Whole frames, each with its own palette, gave
     /// 2,780,576, 9,563, 88.37 (80.43).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
