@@ -66,8 +66,7 @@ final class EncodeSchedule: @unchecked Sendable {
     /// For each moving group that starts a move after a hold cleared under it, that hold's
     /// group (``SceneEncoder/carrySources(_:)``).
     private let carries: [Int: Int]
-    private let carryRests: Set<Int>
-    /// The last group that takes each hold's colours.
+    /// The last group that takes each of those holds' colours.
     private let lastCarry: [Int: Int]
     /// The rest groups prepared ahead.
     private let prepared: Set<Int>
@@ -88,7 +87,6 @@ final class EncodeSchedule: @unchecked Sendable {
         targets = encoder.settlingTargets(encoder.groups)
         carries = encoder.carrySources(encoder.groups)
         prepared = Set(targets.values).union(carries.values)
-        carryRests = Set(carries.values)
         var last: [Int: Int] = [:]
         for (g, rest) in carries { last[rest] = max(last[rest] ?? g, g) }
         lastCarry = last
@@ -194,7 +192,7 @@ final class EncodeSchedule: @unchecked Sendable {
         finish {
             writtenGroups = g + 1
             // A hold the move after it takes colours from stays until that move's group is written.
-            if !carryRests.contains(g) { rests[g] = nil }
+            if lastCarry[g] == nil { rests[g] = nil }
             if let rest = carries[g], lastCarry[rest] == g { rests[rest] = nil }
             settlingFrom[g] = nil
         }

@@ -10,9 +10,9 @@ struct FramePicture: Sendable {
     let width: Int
     let height: Int
     /// The first row made; the rows above it are the layer's.
-    let top: Int
+    private(set) var top: Int
     /// The picture's rows from ``top`` down.
-    let made: RGBAImage
+    private(set) var made: RGBAImage
     private let layer: RGBAImage
     private let layerX: Int
 
@@ -27,15 +27,6 @@ struct FramePicture: Sendable {
         made = plan.pictureRows(frame.source, top)
         layer = plan.layer
         layerX = frame.layerX
-    }
-
-    private init(width: Int, height: Int, top: Int, made: RGBAImage, layer: RGBAImage, layerX: Int) {
-        self.width = width
-        self.height = height
-        self.top = top
-        self.made = made
-        self.layer = layer
-        self.layerX = layerX
     }
 
     /// The picture with the pixels of `rect` made transparent (`RGBA.clear`): the canvas a
@@ -56,9 +47,10 @@ struct FramePicture: Sendable {
                 }
             }
         }
-        return FramePicture(width: width, height: height, top: newTop,
-                            made: RGBAImage(width: width, height: height - newTop, pixels: rows),
-                            layer: layer, layerX: layerX)
+        var cleared = self
+        cleared.top = newTop
+        cleared.made = RGBAImage(width: width, height: height - newTop, pixels: rows)
+        return cleared
     }
 
     /// Row pointers into a picture: `rows(y)` is row y's first pixel (its RGBA bytes as one word).

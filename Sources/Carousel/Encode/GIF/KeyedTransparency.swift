@@ -22,20 +22,7 @@ extension FramePlan {
         var before = FramePicture(self, frame: frames.count - 1)
         for k in frames.indices {
             let now = FramePicture(self, frame: k)
-            let drops = now.withRows { current in
-                before.withRows { previous in
-                    var found: UInt32 = 0
-                    for y in 0..<height {
-                        let a = previous(y), b = current(y)
-                        // Alpha is the top byte, whose top bit says 128 or more: opaque before and
-                        // transparent now sets it.
-                        for x in 0..<width { found |= a[x] & ~b[x] }
-                        if found >> 31 != 0 { return true }
-                    }
-                    return false
-                }
-            }
-            if drops { return true }
+            if !before.dropRect(to: now).isEmpty { return true }
             before = now
         }
         return false

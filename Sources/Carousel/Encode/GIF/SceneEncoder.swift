@@ -182,13 +182,7 @@ struct SceneEncoder: Sendable {
             let rest = carry.rest
             // Overlays draw over the layer: their pixels are left to each frame.
             var still = [Bool](repeating: true, count: w * layerHeight)
-            for k in [carry.frame] + Array(group) {
-                for box in plan.frames[k].overlayBoxes {
-                    let x0 = max(0, box.x0), x1 = min(w, box.x1), y0 = max(0, box.y0), y1 = min(layerHeight, box.y1)
-                    guard x0 < x1, y0 < y1 else { continue }
-                    for y in y0..<y1 { for x in x0..<x1 { still[y * w + x] = false } }
-                }
-            }
+            forEachOverlayPixel(of: [carry.frame] + Array(group)) { still[$0] = false }
             for (n, k) in group.enumerated() where settling == nil || k != lastOfMove {
                 let offset = xs[n] - regionX
                 var mine = [Bool](repeating: false, count: w * layerHeight)
@@ -305,18 +299,25 @@ struct SceneEncoder: Sendable {
                     if moved == 0 { break }
                 }
                 // Overlays draw over the layer: their pixels are left to each frame.
-                for k in move.lowerBound...restFrame {
-                    for box in frames[k].overlayBoxes {
-                        let x0 = max(0, box.x0), x1 = min(w, box.x1), y0 = max(0, box.y0), y1 = min(h, box.y1)
-                        guard x0 < x1, y0 < y1 else { continue }
-                        for y in y0..<y1 {
-                            for x in x0..<x1 { from[y * w + x] = .max }
-                        }
-                    }
-                }
+                forEachOverlayPixel(of: move.lowerBound...restFrame) { from[$0] = .max }
             }
         }
         return from
+    }
+
+    /// `body` with every layer-row pixel (as y x width + x) inside an overlay box of the
+    /// planned frames `ks`, a pixel once per box that holds it.
+    func forEachOverlayPixel(of ks: some Sequence<Int>, _ body: (Int) -> Void) {
+        let w = plan.width, h = plan.layer.height
+        for k in ks {
+            for box in plan.frames[k].overlayBoxes {
+                let x0 = max(0, box.x0), x1 = min(w, box.x1), y0 = max(0, box.y0), y1 = min(h, box.y1)
+                guard x0 < x1, y0 < y1 else { continue }
+                for y in y0..<y1 {
+                    for x in x0..<x1 { body(y * w + x) }
+                }
+            }
+        }
     }
 
     /// Designs the group's palette and maps its region; `picture` gives the picture of a
@@ -355,9 +356,10 @@ struct SceneEncoder: Sendable {
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
         // The settling pixels (by their region pixel) and the rest's index each shows.
         var settled: [(region: Int, restIndex: UInt8)] = []
-        // On a transparent background: the pixels that keep a hold's colour (settling into the
-        // rest after the move, or carried from the hold before it), by region pixel, and the
-        // colour; and which screen pixels of which frame they are (`keptFrom`, as `from`).
+        // On a transparent background where frames are cleared: the pixels that keep a hold's
+        // colour (settling into the rest after the move, or carried from the hold before it),
+        // by region pixel, and the colour; and which screen pixels of which frame they are
+        // (`keptFrom`, as `from`).
         var keptColors: [(region: Int, color: RGBA)] = []
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
@@ -515,6 +517,9 @@ struct SceneEncoder: Sendable {
                                     transparentIndex: keyed ? palette.count : nil,
                                     originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows,
                                     runSlack: SceneEncoder.orderedRunSlack)
+        // A table by the rest's entries: a settling render's pixels number in the hundreds of
+        // thousands (the held colours of a transparent background, from two holds' palettes, by
+        // colour below).
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {
