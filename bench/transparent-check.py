@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Shimmer and SSIMULACRA2 of carousel's GIF on a transparent background.
 
-    python3 bench/transparent-check.py [BIN] [-- RENDER OPTIONS...]
+    python3 bench/transparent-check.py [BIN] [--every N] [-- RENDER OPTIONS...]
     e.g.  python3 bench/transparent-check.py .build/release/carousel
 
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
@@ -12,8 +12,9 @@ delays with Pillow (which applies the disposal), and prints:
 - shimmer: pixels whose exact RGBA is unchanged from the frame before (fully transparent
   pixels compare equal whatever their colour) but whose shown pixel changed, counted as
   bench/quality-bench.py counts them on opaque backgrounds;
-- SSIMULACRA2 of every 12th timeline frame, each composited on white, against the exact
-  frame composited the same way.
+- SSIMULACRA2 of every 12th timeline frame (every Nth with `--every N`; 1 scores them all,
+  which a frame gone wrong between the samples needs), each composited on white, against
+  the exact frame composited the same way, and the worst frame's index.
 The sample banners fill the view, so no pixel turns transparent and no frame is cleared
 (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560` moves
 gaps over the items, which clears frames (and with `--colors` below 128, takes whole
@@ -65,7 +66,13 @@ def ppm(pixels):
 
 def main():
     args = sys.argv[1:]
-    exe = args.pop(0) if args and args[0] != "--" else ".build/release/carousel"
+    exe = args.pop(0) if args and args[0] not in ("--", "--every") else ".build/release/carousel"
+    every = 12
+    if args[:1] == ["--every"]:
+        if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
+            sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
+        every = int(args[1])
+        args = args[2:]
     options = args[1:] if args[:1] == ["--"] else args
     with tempfile.TemporaryDirectory() as tmp:
         gif, folder = Path(tmp) / "carousel.gif", Path(tmp) / "frames"
@@ -82,13 +89,14 @@ def main():
             moved = np.any(clear_transparent(shown[k]) != clear_transparent(shown[k - 1]), axis=-1)
             shimmer += int(np.count_nonzero(still & moved))
         scores = []
-        for k in range(0, len(exact), 12):
+        for k in range(0, len(exact), every):
             a, b = on_white(exact[k]), on_white(shown[k])
             scores.append(100.0 if np.array_equal(a, b) else float(compute_ssimulacra2(ppm(a), ppm(b))))
+        worst = int(np.argmin(scores)) * every
         print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
               f"transparency wrong {wrong} px")
-        print(f"SSIMULACRA2 on white, every 12th frame ({len(scores)}): mean {np.mean(scores):.2f}, "
-              f"worst {min(scores):.2f}")
+        print(f"SSIMULACRA2 on white, every {every} frame(s) ({len(scores)}): mean {np.mean(scores):.2f}, "
+              f"worst {min(scores):.2f} (frame {worst})")
 
 
 if __name__ == "__main__":

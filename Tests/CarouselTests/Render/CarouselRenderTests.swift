@@ -456,6 +456,51 @@ struct CarouselRenderTests {
         Self.expectTransparency(gif, carousel, fps: 10)
     }
 
+    /// On a transparent background where frames are cleared, every frame draws again what
+    /// it shows of the cleared rectangle, in a move's groups of two frames too (the second
+    /// draws again pixels the first showed unchanged, some of which the first did not show):
+    /// items of rows of one colour each, 300 colours in all, so the palettes are designed and
+    /// dithered, show every opaque pixel within a few levels of its exact colour. A pixel
+    /// drawn from indices its group did not map showed whatever entry 0 was.
+    @Test(arguments: [MediaTime(microseconds: 300_000), MediaTime(microseconds: 700_000)])
+    func transparentBackgroundDrawsAgainWhatAClearTakes(_ duration: MediaTime) throws {
+        var options = Self.transparentOptions(width: 60, height: 100, itemWidth: 40, spacing: 4)
+        options.hold = 0.3
+        options.duration = duration
+        options.dots.placement = .none
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 40, height: 100)
+            for y in 0..<100 {
+                for x in 0..<40 {
+                    item[x, y] = x >= 5 && x < 8 ? RGBA(r: 250, g: 250, b: UInt8(60 * k))
+                        : RGBA(r: UInt8(2 * y + 20 * k), g: UInt8(230 - 2 * y), b: UInt8(70 * k + y))
+                }
+            }
+            return item
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared")
+        Self.expectTransparency(gif, carousel, fps: 10)
+        let shown = Self.timelineFrames(gif, fps: 10)
+        try #require(shown.count == carousel.frameCount)
+        var largest = 0
+        for i in 0..<carousel.frameCount {
+            let exact = carousel.frame(index: i)
+            var wrong = 0
+            for y in 0..<exact.height {
+                for x in 0..<exact.width where exact[x, y].a >= 128 {
+                    let a = exact[x, y], b = shown[i][x, y]
+                    let difference = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+                    largest = max(largest, difference)
+                    if difference > 24 { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "timeline frame \(i): \(wrong) pixels more than 24 levels off")
+        }
+        #expect(largest > 0, "the palettes are not exact")
+    }
+
     /// Every timeline frame of `gif` (decoded with the frames' disposal) is transparent exactly
     /// where the exact frame's alpha is below 128.
     static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int,

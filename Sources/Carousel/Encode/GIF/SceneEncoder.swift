@@ -484,7 +484,11 @@ struct SceneEncoder: Sendable {
                         }
                     }
                 }
-                before = image
+                // What the next frame is compared with is what this one leaves: cleared, where
+                // it is cleared once shown, so the next frame maps every pixel it draws again
+                // there (compared with the picture alone, a pixel the two frames show alike was
+                // not mapped when this frame did not show it, and the next frame drew entry 0).
+                before = canvas?.canvas(after: k, image) ?? image
             }
             sample.removeLast(sample.count - sampled * 4)
             counts.removeLast(counts.count - sampled)
