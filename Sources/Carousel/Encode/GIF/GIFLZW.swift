@@ -57,11 +57,17 @@ enum GIFLZW {
     /// 0.289 and 0.528 s, 0.290 and 0.535 s.
     static func compress(_ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int,
                          block: (UnsafeBufferPointer<UInt8>) -> Void) {
-        // The dictionary, (prefix code << 8 | pixel) to code by open addressing in 8192 slots
-        // (at most 4095 codes are live, so it stays at most half full); an entry packs the
-        // 20-bit key above the 12-bit code.
-        let slots = UnsafeMutablePointer<UInt32>.allocate(capacity: 8192)
-        slots.initialize(repeating: .max, count: 8192)
+        // The dictionary, (prefix code << 8 | pixel) to code by open addressing in 16384 slots
+        // (at most 4095 codes are live, so it stays at most a quarter full); an entry packs the
+        // 20-bit key above the 12-bit code. With the same bytes, `bench/lzw-time.swift` (third
+        // pass, two runs each) on the benchmark's GIFs: photographs 7.27–7.28 ns a pixel with
+        // 8192 slots (at most half full), 6.86–6.95 with 16384, 6.73–6.74 with 32768; the
+        // photographs' and gradients' together 4.50–4.51, 4.34–4.36 and 4.30–4.31; the sample
+        // banners 3.65–3.66, 3.60–3.61 and 3.60–3.61. Fewer probes pay for a table of 64 KiB
+        // (twice a core's first-level data cache on the benchmark's machine); 32768 slots, 128
+        // KiB set again at every clear code, gain a little more on photographs only.
+        let slots = UnsafeMutablePointer<UInt32>.allocate(capacity: 16384)
+        slots.initialize(repeating: .max, count: 16384)
         // A code extended by its own last pixel (the pixel before the one read, in a run of
         // one index) is kept apart, by code: `repeated[code]`, or .max when not yet made.
         let repeated = UnsafeMutablePointer<UInt16>.allocate(capacity: 4096)
@@ -82,7 +88,7 @@ enum GIFLZW {
             alternate.deallocate()
             packed.deallocate()
         }
-        @inline(__always) func slot(_ key: Int) -> Int { Int((UInt32(truncatingIfNeeded: key) &* 2_654_435_761) >> 19) }
+        @inline(__always) func slot(_ key: Int) -> Int { Int((UInt32(truncatingIfNeeded: key) &* 2_654_435_761) >> 18) }
         let clear = 1 << minimumCodeSize, end = clear + 1
         var next = end + 1, bits = minimumCodeSize + 1, limit = 1 << bits
         // The bits not yet complete bytes (fewer than 8) sit at the bottom of `accumulator`.
@@ -115,7 +121,7 @@ enum GIFLZW {
                 next = end + 1
                 bits = minimumCodeSize + 1
                 limit = 1 << bits
-                slots.update(repeating: .max, count: 8192)
+                slots.update(repeating: .max, count: 16384)
                 repeated.update(repeating: .max, count: 4096)
                 alternate.update(repeating: .max, count: 4096)
                 return nil
@@ -157,7 +163,7 @@ enum GIFLZW {
                     found = Int(slots[s] & 0xFFF)
                     break
                 }
-                s = (s &+ 1) & 8191
+                s = (s &+ 1) & 16383
             }
             if found >= 0 {
                 current = found
