@@ -206,7 +206,8 @@ struct Histogram {
         // The bins by each channel's key, then by their place in the histogram.
         var lists: [[Int32]] = (0..<3).map { c in
             var keyed = bins.enumerated().map { (key: $1.key(c), bin: Int32($0)) }
-            keyed.sort { ($0.key, $0.bin) < ($1.key, $1.bin) }
+            // Stable (as the standard library promises): bins of equal keys stay in histogram order.
+            keyed.sort { $0.key < $1.key }
             return keyed.map(\.bin)
         }
         var boxes: [Range<Int>] = [0..<count]
