@@ -15,7 +15,13 @@
 /// gives exactly what a search of the whole palette would. The lists are built in two
 /// levels: coarse cells of 4x4x4 fine ones from the whole palette, fine cells from their coarse
 /// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
-/// coarse cell that contains it). Lists are kept with their entries' channels and padded
+/// coarse cell that contains it). An entry is also dropped from a cell's list when the cell
+/// lies wholly on the far side of the plane halfway between it and the entry that set the
+/// bound, so that entry is nearer everywhere in the cell: the benchmark's lookups then search
+/// 1.22 blocks of 8 entries on average against 1.65 on the photographs, and 1.43 on the
+/// gradients, with the same answers; the gradients' render took 1.183–1.209 s of CPU against
+/// 1.207–1.226 s, the photographs' the same (six alternating runs of `bench/render-cpu.py`).
+/// Lists are kept with their entries' channels and padded
 /// to a multiple of 8 with entries farther than any colour, so a lookup is one branch-free
 /// loop without a remainder, which the compiler vectorizes.
 ///
@@ -233,7 +239,29 @@ public final class ColorMapper {
             out[n] = entries[k]
             n &+= 1 &- Int(UInt32(bitPattern: threshold &- Int32(bitPattern: d.bitPattern)) >> 31)
         }
-        return n
+        // The entry whose farthest distance is that smallest one, f, is nearer than an entry e
+        // everywhere in the box when the whole box lies on f's side of the plane halfway
+        // between them: when 2 c·(e - f) < |e|² - |f|² (weighted) at the box's corner where the
+        // left side is largest. Such an entry is never nearest there, and is dropped (in
+        // `Double`, exact for these whole numbers; a tie anywhere keeps it).
+        guard let f = (0..<count).first(where: { k in
+            Int32(bitPattern: (wr * far(red[k], low.0, high.0) + wg * far(green[k], low.1, high.1)
+                               + wb * far(blue[k], low.2, high.2)).bitPattern) == threshold
+        }) else { return n }
+        let fr = Double(red[f]), fg = Double(green[f]), fb = Double(blue[f])
+        let w = (Double(wr), Double(wg), Double(wb))
+        let lo = (Double(low.0), Double(low.1), Double(low.2)), hi = (Double(high.0), Double(high.1), Double(high.2))
+        var kept = 0
+        for i in 0..<n {
+            let e = Int(out[i])
+            let er = Double(coordinates[e * 3]), eg = Double(coordinates[e * 3 + 1]), eb = Double(coordinates[e * 3 + 2])
+            let ar = 2 * w.0 * (er - fr), ag = 2 * w.1 * (eg - fg), ab = 2 * w.2 * (eb - fb)
+            let left = max(ar * lo.0, ar * hi.0) + max(ag * lo.1, ag * hi.1) + max(ab * lo.2, ab * hi.2)
+            let right = w.0 * (er * er - fr * fr) + w.1 * (eg * eg - fg * fg) + w.2 * (eb * eb - fb * fb)
+            out[kept] = out[i]
+            kept &+= left < right ? 0 : 1
+        }
+        return kept
     }
 
     /// Lists the candidates of a fine cell, and of its coarse cell first if needed; returns the
