@@ -15,13 +15,13 @@
 /// gives exactly what a search of the whole palette would. The lists are built in two
 /// levels: coarse cells of 4x4x4 fine ones from the whole palette, fine cells from their coarse
 /// cell's list (an entry nearest somewhere in a fine cell is nearest somewhere in the
-/// coarse cell that contains it). An entry is also dropped from a cell's list when the cell
-/// lies wholly on the far side of the plane halfway between it and the entry that set the
-/// bound, so that entry is nearer everywhere in the cell: the benchmark's lookups then search
-/// 1.22 blocks of 8 entries on average against 1.65 on the photographs, and 1.43 against 1.80 on the
-/// gradients, with the same answers; the gradients' render took 1.183–1.209 s of CPU against
-/// 1.207–1.226 s, the photographs' the same (six alternating runs of `bench/render-cpu.py`).
-/// Lists are kept with their entries' channels and padded
+/// coarse cell that contains it). An entry is also dropped from a cell's list when the
+/// cell lies wholly on the far side of the plane halfway between it and the entry that set
+/// the bound, so that entry is nearer everywhere in the cell: the benchmark's lookups then
+/// search 1.22 blocks of 8 entries on average against 1.65 on the photographs, and 1.43
+/// against 1.80 on the gradients, with the same answers; the gradients' render took
+/// 1.183–1.209 s of CPU against 1.207–1.226 s, the photographs' the same (six alternating
+/// runs of `bench/render-cpu.py`). Lists are kept with their entries' channels and padded
 /// to a multiple of 8 with entries farther than any colour, so a lookup is one branch-free
 /// loop without a remainder, which the compiler vectorizes.
 ///
