@@ -19,9 +19,12 @@
 /// cell lies wholly on the far side of the plane halfway between it and the entry that set
 /// the bound, so that entry is nearer everywhere in the cell: the benchmark's lookups then
 /// search 1.22 blocks of 8 entries on average against 1.65 on the photographs, and 1.43
-/// against 1.80 on the gradients, with the same answers; the gradients' render took
-/// 1.183–1.209 s of CPU against 1.207–1.226 s, the photographs' the same (six alternating
-/// runs of `bench/render-cpu.py`). Lists are kept with their entries' channels and padded
+/// against 1.80 on the gradients, with the same answers. The test runs in `Float`, in the
+/// same branch-free pass as the bound (in `Double`, entry by entry after it, filling the
+/// lists took as long as the shorter searches saved). The render's CPU time, five
+/// alternating runs of `bench/render-cpu.py`: photographs 0.578–0.596 s against
+/// 0.598–0.605 s, gradients 1.155–1.188 s against 1.156–1.211 s, sample banners
+/// 0.210–0.214 s against 0.197–0.212 s. Lists are kept with their entries' channels and padded
 /// to a multiple of 8 with entries farther than any colour, so a lookup is one branch-free
 /// loop without a remainder, which the compiler vectorizes.
 ///
@@ -207,6 +210,7 @@ public final class ColorMapper {
     private func select(in low: (Float, Float, Float), size: (Float, Float, Float), count: Int, entries: UnsafePointer<UInt8>,
                         red: UnsafePointer<Float>, green: UnsafePointer<Float>, blue: UnsafePointer<Float>,
                         into out: UnsafeMutablePointer<UInt8>) -> Int {
+        guard count > 0 else { return 0 }
         let high = (low.0 + size.0 - 1, low.1 + size.1 - 1, low.2 + size.2 - 1)
         let (wr, wg, wb) = floatWeights
         @inline(__always) func far(_ v: Float, _ low: Float, _ high: Float) -> Float {
@@ -230,38 +234,36 @@ public final class ColorMapper {
             let bits = Int32(bitPattern: d.bitPattern)
             threshold = bits < threshold ? bits : threshold
         }
-        // Every entry is written and the count advances past those kept, by arithmetic on the
-        // distances' bit patterns (non-negative floats order as they do): no branch to
-        // mispredict (`out` has room for `count`).
-        var n = 0
-        for k in 0..<count {
-            let d = wr * near(red[k], low.0, high.0) + wg * near(green[k], low.1, high.1) + wb * near(blue[k], low.2, high.2)
-            out[n] = entries[k]
-            n &+= 1 &- Int(UInt32(bitPattern: threshold &- Int32(bitPattern: d.bitPattern)) >> 31)
-        }
         // The entry whose farthest distance is that smallest one, f, is nearer than an entry e
         // everywhere in the box when the whole box lies on f's side of the plane halfway
         // between them: when 2 c·(e - f) < |e|² - |f|² (weighted) at the box's corner where the
-        // left side is largest. Such an entry is never nearest there, and is dropped (in
-        // `Double`, exact for these whole numbers; a tie anywhere keeps it).
-        guard let f = (0..<count).first(where: { k in
-            Int32(bitPattern: (wr * far(red[k], low.0, high.0) + wg * far(green[k], low.1, high.1)
-                               + wb * far(blue[k], low.2, high.2)).bitPattern) == threshold
-        }) else { return n }
-        let fr = Double(red[f]), fg = Double(green[f]), fb = Double(blue[f])
-        let w = (Double(wr), Double(wg), Double(wb))
-        let lo = (Double(low.0), Double(low.1), Double(low.2)), hi = (Double(high.0), Double(high.1), Double(high.2))
-        var kept = 0
-        for i in 0..<n {
-            let e = Int(out[i])
-            let er = Double(coordinates[e * 3]), eg = Double(coordinates[e * 3 + 1]), eb = Double(coordinates[e * 3 + 2])
-            let ar = 2 * w.0 * (er - fr), ag = 2 * w.1 * (eg - fg), ab = 2 * w.2 * (eb - fb)
-            let left = max(ar * lo.0, ar * hi.0) + max(ag * lo.1, ag * hi.1) + max(ab * lo.2, ab * hi.2)
-            let right = w.0 * (er * er - fr * fr) + w.1 * (eg * eg - fg * fg) + w.2 * (eb * eb - fb * fb)
-            out[kept] = out[i]
-            kept &+= left < right ? 0 : 1
+        // left side is largest. Such an entry is never nearest there, and is dropped. Every
+        // term is a whole number below 2^24 (coordinates to 1023 in Oklab with weights 1, to
+        // 255 in RGB with weights to 16), so `Float` holds each exactly; a tie anywhere keeps
+        // the entry.
+        var f = 0
+        while f < count {
+            let d = wr * far(red[f], low.0, high.0) + wg * far(green[f], low.1, high.1) + wb * far(blue[f], low.2, high.2)
+            if Int32(bitPattern: d.bitPattern) == threshold { break }
+            f += 1
         }
-        return kept
+        let fr = red[f], fg = green[f], fb = blue[f]
+        let squared = wr * fr * fr + wg * fg * fg + wb * fb * fb
+        // Every entry is written and the count advances past those kept, by arithmetic on the
+        // distances' bit patterns (non-negative floats order as they do) and a select: no
+        // branch to mispredict (`out` has room for `count`). Padding lanes are far beyond the
+        // threshold whatever the plane test says.
+        var n = 0
+        for k in 0..<count {
+            let d = wr * near(red[k], low.0, high.0) + wg * near(green[k], low.1, high.1) + wb * near(blue[k], low.2, high.2)
+            let ar = 2 * wr * (red[k] - fr), ag = 2 * wg * (green[k] - fg), ab = 2 * wb * (blue[k] - fb)
+            let left = max(ar * low.0, ar * high.0) + max(ag * low.1, ag * high.1) + max(ab * low.2, ab * high.2)
+            let right = wr * red[k] * red[k] + wg * green[k] * green[k] + wb * blue[k] * blue[k] - squared
+            out[n] = entries[k]
+            let near = 1 &- Int(UInt32(bitPattern: threshold &- Int32(bitPattern: d.bitPattern)) >> 31)
+            n &+= left < right ? 0 : near
+        }
+        return n
     }
 
     /// Lists the candidates of a fine cell, and of its coarse cell first if needed; returns the
