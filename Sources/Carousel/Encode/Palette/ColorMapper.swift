@@ -21,11 +21,12 @@
 /// search 1.22 blocks of 8 entries on average against 1.65 on the photographs, and 1.43
 /// against 1.80 on the gradients, with the same answers. The test runs in `Float`, in the
 /// same branch-free pass as the bound (in `Double`, entry by entry after it, filling the
-/// lists took as long as the shorter searches saved). The render's CPU time, five
-/// alternating runs of `bench/render-cpu.py`: photographs 0.578–0.596 s against
+/// lists took as long as the shorter searches saved on the photographs). The render's CPU
+/// time, five alternating runs of `bench/render-cpu.py`: photographs 0.578–0.596 s against
 /// 0.598–0.605 s, gradients 1.155–1.188 s against 1.156–1.211 s, sample banners
-/// 0.210–0.214 s against 0.197–0.212 s. Lists are kept with their entries' channels and padded
-/// to a multiple of 8 with entries farther than any colour, so a lookup is one branch-free
+/// 0.210–0.214 s against 0.197–0.212 s. Lists are kept with their entries' channels and
+/// padded to a multiple of 8 with entries farther than any colour, so a lookup is one
+/// branch-free
 /// loop without a remainder, which the compiler vectorizes.
 ///
 /// A list's channels are stored in blocks of 8 entries (8 reds, 8 greens, 8 blues), and a
