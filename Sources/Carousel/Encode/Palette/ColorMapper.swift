@@ -26,8 +26,7 @@
 /// 0.598–0.605 s, gradients 1.155–1.188 s against 1.156–1.211 s, sample banners
 /// 0.210–0.214 s against 0.197–0.212 s. Lists are kept with their entries' channels and
 /// padded to a multiple of 8 with entries farther than any colour, so a lookup is one
-/// branch-free
-/// loop without a remainder, which the compiler vectorizes.
+/// branch-free loop without a remainder, which the compiler vectorizes.
 ///
 /// A list's channels are stored in blocks of 8 entries (8 reds, 8 greens, 8 blues), and a
 /// cell's place and length in one word, so a lookup touches two or three cache lines where
