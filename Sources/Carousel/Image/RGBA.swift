@@ -27,6 +27,10 @@ public struct RGBA: Hashable, Sendable, CustomStringConvertible {
     /// The same colour with alpha 255.
     public var opaque: RGBA { RGBA(r: r, g: g, b: b) }
 
+    /// The colour as one 32-bit value, red in the lowest byte and alpha in the highest: a
+    /// pixel's four bytes in memory, read as a little-endian word.
+    var word: UInt32 { UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24 }
+
     /// Parses `#RRGGBB` or `#RRGGBBAA` (case-insensitive); `nil` for anything else.
     public init?(hex text: String) {
         guard text.hasPrefix("#") else { return nil }

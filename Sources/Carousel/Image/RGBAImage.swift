@@ -44,7 +44,7 @@ public struct RGBAImage: Equatable, Sendable {
     /// Writes `color` to the `count` pixels (bytes r, g, b, a) from `start`, a pixel (four
     /// bytes) at a time: a loop the compiler vectorizes.
     static func fill(_ start: UnsafeMutableRawPointer, pixels count: Int, with color: RGBA) {
-        let word = UInt32(color.r) | UInt32(color.g) << 8 | UInt32(color.b) << 16 | UInt32(color.a) << 24
+        let word = color.word
         for i in 0..<count { start.storeBytes(of: word.littleEndian, toByteOffset: i &* 4, as: UInt32.self) }
     }
 

@@ -233,10 +233,9 @@ struct SceneEncoder: Sendable {
         }
         var counts: [RGBA: Int] = [:]
         for c in candidates { counts[c.color, default: 0] += 1 }
-        @inline(__always) func key(_ c: RGBA) -> UInt32 { UInt32(c.r) | UInt32(c.g) << 8 | UInt32(c.b) << 16 | UInt32(c.a) << 24 }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        for (c, _) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : key($0.key) < key($1.key) }) {
+        for (c, _) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
                 kept.insert(c)
             } else if reserved.count < limit {
