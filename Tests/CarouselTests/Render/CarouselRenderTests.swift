@@ -503,6 +503,48 @@ struct CarouselRenderTests {
         #expect(largest > 0, "the palettes are not exact")
     }
 
+    /// On a transparent background where frames are cleared, a finger's settle ends in frames
+    /// a pixel or two apart, and the frame that shows the rest belongs to the move: those
+    /// frames share a palette (``SceneEncoder/clearedGroupSpread``), so the pixels that stand
+    /// still between them, which each frame draws again, keep their entries. Items of rows
+    /// of one colour each (a gradient down them) beside texture, 16 colours, so the palettes
+    /// are designed and dithered: in the settle's frames after its fastest, few pixels that
+    /// stand still change on screen.
+    @Test func transparentBackgroundSettleKeepsStillPixels() throws {
+        var options = Self.transparentOptions(width: 100, height: 60, itemWidth: 80, spacing: 4)
+        options.fps = 25
+        options.colors = 128
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; drag -30 0.3; release; hold 0.5")
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 80, height: 60)
+            for y in 0..<60 {
+                for x in 0..<80 {
+                    let noise = (x * 7919 + y * 104729 + k * 1299709) % 23
+                    item[x, y] = x < 50 ? RGBA(r: UInt8(3 * y + 30 * k), g: UInt8(200 - 2 * y), b: UInt8(60 + y))
+                        : RGBA(r: UInt8((x * 4 + k * 60 + noise) % 256), g: UInt8((y * 8 + noise * 3) % 256),
+                               b: UInt8((x * y + k * 40) % 256))
+                }
+            }
+            return item
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared")
+        Self.expectTransparency(gif, carousel, fps: 25)
+        let shown = Self.timelineFrames(gif, fps: 25)
+        try #require(shown.count == carousel.frameCount)
+        let (changes, checked) = Self.stillPixelChanges(shown, carousel)
+        #expect(checked > 10000)
+        // The settle's last frame stands for the rest too, and is shown longest.
+        let plan = carousel.plan()
+        try #require(plan.frames.count > 4 && plan.frames.last!.span > 5 && plan.scenes.last!.isMoving,
+                     "the settle's last step and the rest are one planned frame, of the move")
+        for frame in plan.frames.suffix(3) {
+            #expect(changes[frame.source] == 0, "timeline frame \(frame.source): \(changes[frame.source]) still pixels change")
+        }
+    }
+
     /// Every timeline frame of `gif` (decoded with the frames' disposal) is transparent exactly
     /// where the exact frame's alpha is below 128.
     static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int,

@@ -40,7 +40,9 @@ struct SceneEncoder: Sendable {
     /// The plan's palette groups, in frame order.
     ///
     /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``); where
-    /// frames are cleared (``redraws``), a move's first and last frames are groups of one.
+    /// frames are cleared (``redraws``), a move's first frame is a group of one, and so is
+    /// its last where a rest follows, and the frames between are groups of two or more whose
+    /// views lie close together (``clearedGroupSpread``).
     let groups: [PaletteGroup]
     /// Whether the background is transparent: the plan's pixels are then transparent or
     /// opaque (``FramePlan/binaryAlpha()``), and a transparent pixel takes the transparent
@@ -79,17 +81,20 @@ struct SceneEncoder: Sendable {
     }
 
     /// The palette groups of `plan` (see ``groups``). With `alone` (a transparent background
-    /// where frames are cleared), a move's first and last frames have palettes of their own:
-    /// drawn again after a hold cleared under them, or before the rest, they take that
-    /// hold's colours (``Carry``, ``Settling``).
+    /// where frames are cleared), a move's first frame has a palette of its own, and so has
+    /// its last where a rest follows: drawn again after a hold cleared under them, or before
+    /// the rest, they take that hold's colours (``Carry``, ``Settling``). The frames between
+    /// share palettes while their views lie close (``clearedGroupSpread``).
     private static func groups(_ plan: FramePlan, dither: Dither, alone: Bool = false) -> [PaletteGroup] {
-        plan.scenes.flatMap { scene -> [PaletteGroup] in
+        plan.scenes.indices.flatMap { s -> [PaletteGroup] in
+            let scene = plan.scenes[s]
             guard scene.isMoving, dither != .none || alone else {
                 return [PaletteGroup(frames: scene.frames, isMoving: scene.isMoving)]
             }
             var frames = scene.frames
             var ends: [PaletteGroup] = []
-            if alone, frames.count > 2 {
+            let restFollows = s + 1 < plan.scenes.count && !plan.scenes[s + 1].isMoving
+            if alone, restFollows, frames.count > 2 {
                 ends = [PaletteGroup(frames: frames.upperBound - 1..<frames.upperBound, isMoving: true)]
                 frames = frames.lowerBound..<frames.upperBound - 1
             }
@@ -99,11 +104,51 @@ struct SceneEncoder: Sendable {
                 first = [PaletteGroup(frames: middle.lowerBound..<middle.lowerBound + 1, isMoving: true)]
                 middle = middle.lowerBound + 1..<middle.upperBound
             }
-            return first + stride(from: middle.lowerBound, to: middle.upperBound, by: movingFramesPerPalette).map {
-                PaletteGroup(frames: $0..<min($0 + movingFramesPerPalette, middle.upperBound), isMoving: true)
-            } + ends
+            guard alone else {
+                return first + stride(from: middle.lowerBound, to: middle.upperBound, by: movingFramesPerPalette).map {
+                    PaletteGroup(frames: $0..<min($0 + movingFramesPerPalette, middle.upperBound), isMoving: true)
+                } + ends
+            }
+            return first + closeGroups(plan, middle) + ends
         }
     }
+
+    /// Moving frames `frames` of `plan` in groups of two at least, and more while the views
+    /// stay within ``clearedGroupSpread``.
+    private static func closeGroups(_ plan: FramePlan, _ frames: Range<Int>) -> [PaletteGroup] {
+        let spread = plan.width / clearedGroupSpread
+        var groups: [PaletteGroup] = []
+        var start = frames.lowerBound
+        while start < frames.upperBound {
+            var end = start + 1
+            var low = plan.frames[start].layerX, high = low
+            while end < frames.upperBound {
+                let x = plan.frames[end].layerX
+                if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
+                low = min(low, x)
+                high = max(high, x)
+                end += 1
+            }
+            groups.append(PaletteGroup(frames: start..<end, isMoving: true))
+            start = end
+        }
+        return groups
+    }
+
+    /// Where frames are cleared (a transparent background whose gaps move over the items),
+    /// a move's frames share a palette while their views lie within this fraction of the width
+    /// of each other (1/8), two frames a group at least. Each frame after a cleared one draws
+    /// again the pixels that stood still, and a pixel drawn with another palette's entries
+    /// changes on screen; in a group, one the views share takes the same entry. A finger's
+    /// settle ends in frames a pixel or two apart whose pixels mostly stand still, and where
+    /// no rest follows (the settle's last step rounds to the rest's picture, so the frame
+    /// that stands for it belongs to the move), its last frame, which shows the rest, joins
+    /// them. Measured with `python3 bench/transparent-check.py BIN --every 1 -- --spacing 16
+    /// --item-width 560 --script S` (bytes; pixels that change where the exact frames do
+    /// not; SSIMULACRA2 on white over every frame, mean and worst): S = `hold 0.3; drag -200
+    /// 0.3; release; hold 0.5`, two frames a group and the last alone 903,048; 243,925; 86.30
+    /// (83.62), an eighth 907,472; 27,123; 86.02 (83.37); docs/behaviour.md has the others.
+    static let clearedGroupSpread = 8
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
     struct PreparedScene: Sendable {
