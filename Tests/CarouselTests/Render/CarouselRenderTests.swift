@@ -488,11 +488,7 @@ struct CarouselRenderTests {
             return item
         }
         let carousel = try Carousel(images: items, options: options)
-        let gif = try DecodedGIF([UInt8](carousel.gifData()))
-        #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared")
-        Self.expectTransparency(gif, carousel, fps: 10)
-        let shown = Self.timelineFrames(gif, fps: 10)
-        try #require(shown.count == carousel.frameCount)
+        let shown = try Self.clearedTimeline(carousel, fps: 10)
         var largest = 0
         for i in 0..<carousel.frameCount {
             // What a GIF can show of the exact frame: transparent, or opaque in its colour.
@@ -516,24 +512,15 @@ struct CarouselRenderTests {
         options.colors = 128
         options.dots.placement = .none
         options.script = try Script(parsing: "hold 0.3; drag -30 0.3; release; hold 0.5")
-        let items = (0..<3).map { k in
-            var item = RGBAImage(width: 80, height: 60)
+        let items = Self.busyItems(3, width: 80, height: 60).enumerated().map { k, item in
+            var item = item
             for y in 0..<60 {
-                for x in 0..<80 {
-                    let noise = (x * 7919 + y * 104729 + k * 1299709) % 23
-                    item[x, y] = x < 50 ? RGBA(r: UInt8(3 * y + 30 * k), g: UInt8(200 - 2 * y), b: UInt8(60 + y))
-                        : RGBA(r: UInt8((x * 4 + k * 60 + noise) % 256), g: UInt8((y * 8 + noise * 3) % 256),
-                               b: UInt8((x * y + k * 40) % 256))
-                }
+                for x in 0..<50 { item[x, y] = RGBA(r: UInt8(3 * y + 30 * k), g: UInt8(200 - 2 * y), b: UInt8(60 + y)) }
             }
             return item
         }
         let carousel = try Carousel(images: items, options: options)
-        let gif = try DecodedGIF([UInt8](carousel.gifData()))
-        #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared")
-        Self.expectTransparency(gif, carousel, fps: 25)
-        let shown = Self.timelineFrames(gif, fps: 25)
-        try #require(shown.count == carousel.frameCount)
+        let shown = try Self.clearedTimeline(carousel, fps: 25)
         let (changes, checked) = Self.stillPixelChanges(shown, carousel)
         #expect(checked > 10000)
         // The settle's last frame stands for the rest too, and is shown longest.
@@ -543,6 +530,18 @@ struct CarouselRenderTests {
         for frame in plan.frames.suffix(3) {
             #expect(changes[frame.source] == 0, "timeline frame \(frame.source): \(changes[frame.source]) still pixels change")
         }
+    }
+
+    /// The carousel's GIF, decoded and expanded to timeline frames, after checking that frames
+    /// are cleared (four or more) and that every timeline frame is transparent where it should be.
+    static func clearedTimeline(_ carousel: Carousel, fps: Int,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws -> [RGBAImage] {
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared", sourceLocation: sourceLocation)
+        expectTransparency(gif, carousel, fps: fps, sourceLocation: sourceLocation)
+        let shown = timelineFrames(gif, fps: fps)
+        try #require(shown.count == carousel.frameCount, sourceLocation: sourceLocation)
+        return shown
     }
 
     /// Every timeline frame of `gif` (decoded with the frames' disposal) is transparent exactly
