@@ -532,6 +532,28 @@ struct CarouselRenderTests {
         }
     }
 
+    /// Where frames are cleared, a move's palette groups after its first frame hold two frames
+    /// at least and more while their views lie within an eighth of the width, at most
+    /// ``SceneEncoder/clearedGroupFrames``: a slow drag of hundreds of frames within the
+    /// spread is cut into groups of that many, so the memory a group holds stays bounded.
+    @Test func transparentBackgroundSlowFramesGroupUpToALimit() throws {
+        var options = Self.transparentOptions(width: 100, height: 20, itemWidth: 80, spacing: 4)
+        options.fps = 25
+        options.script = try Script(parsing: "hold 0.2; drag -10 2; release; hold 0.4")
+        let carousel = try Carousel(images: Self.busyItems(3, width: 80, height: 20), options: options)
+        let plan = carousel.plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+        try #require(encoder.redraws, "the gaps move, so frames are cleared")
+        let moving = encoder.groups.filter(\.isMoving)
+        #expect(moving.contains { $0.frames.count == SceneEncoder.clearedGroupFrames }, "slow frames share a palette")
+        for group in moving {
+            #expect(group.frames.count <= SceneEncoder.clearedGroupFrames)
+            let views = group.frames.map { plan.frames[$0].layerX }
+            #expect(group.frames.count <= 2 || views.max()! - views.min()! <= plan.width / SceneEncoder.clearedGroupSpread)
+        }
+        #expect(encoder.groups.map(\.frames).joined().elementsEqual(plan.frames.indices), "every frame in one group, in order")
+    }
+
     /// The carousel's GIF, decoded and expanded to timeline frames, after checking that frames
     /// are cleared (four or more) and that every timeline frame is transparent where it should be.
     static func clearedTimeline(_ carousel: Carousel, fps: Int,

@@ -114,7 +114,7 @@ struct SceneEncoder: Sendable {
     }
 
     /// Moving frames `frames` of `plan` in groups of two at least, and more while the views
-    /// stay within ``clearedGroupSpread``.
+    /// stay within ``clearedGroupSpread``, up to ``clearedGroupFrames``.
     private static func closeGroups(_ plan: FramePlan, _ frames: Range<Int>) -> [PaletteGroup] {
         let spread = plan.width / clearedGroupSpread
         var groups: [PaletteGroup] = []
@@ -122,7 +122,7 @@ struct SceneEncoder: Sendable {
         while start < frames.upperBound {
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
-            while end < frames.upperBound {
+            while end < frames.upperBound && end - start < clearedGroupFrames {
                 let x = plan.frames[end].layerX
                 if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
@@ -149,6 +149,12 @@ struct SceneEncoder: Sendable {
     /// 0.3; release; hold 0.5`, two frames a group and the last alone 903,048; 243,925; 86.30
     /// (83.62), an eighth 907,472; 27,123; 86.02 (83.37); docs/behaviour.md has the others.
     static let clearedGroupSpread = 8
+
+    /// The most frames such a group holds: a group's palette samples all its frames, and
+    /// its encoded frames wait to be written together, so a slow drag's hundreds of frames
+    /// within the spread would hold memory in proportion to their number. A swipe's settle,
+    /// the longest measured, makes a group of 8.
+    static let clearedGroupFrames = 8
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
     struct PreparedScene: Sendable {
@@ -776,8 +782,9 @@ struct SceneEncoder: Sendable {
         let last = group.frames.upperBound - 1
         // The last two pictures made are kept: a group's palette reads its frames' pictures
         // (changed pixels, overlay pixels) and its GIF frames are composed from them after,
-        // and a dithered moving group has at most two frames (a longer group, a hold or a
-        // move in the compact encoding, makes its pictures again for its GIF frames).
+        // and a dithered moving group has two frames as a rule (a longer group, a hold, a move
+        // in the compact encoding or slow frames where frames are cleared, makes its pictures
+        // again for its GIF frames).
         var made: [(index: Int, image: FramePicture)] = []
         var handed = g + 1 == groups.count
         func picture(_ k: Int) -> FramePicture {
