@@ -10,8 +10,9 @@ import Foundation
 ///    groups of two frames (one left over in a move of an odd number), so every palette
 ///    serves what two consecutive frames show rather than both pictures a move passes
 ///    between. Without dithering (the compact encoding)
-///    a move is one group with half the colours. A group's region is the part of the
-///    layer its frames show.
+///    a move is one group with half the colours. Where frames are cleared (a transparent
+///    background whose gaps move), slow frames share a group (``clearedGroupSpread``). A
+///    group's region is the part of the layer its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
 ///    for the region (exact when it has few colours), with the overlay colours, the
 ///    background below the layer and a transparent entry reserved; then the whole region
