@@ -105,25 +105,22 @@ struct SceneEncoder: Sendable {
                 first = [PaletteGroup(frames: middle.lowerBound..<middle.lowerBound + 1, isMoving: true)]
                 middle = middle.lowerBound + 1..<middle.upperBound
             }
-            guard alone else {
-                return first + stride(from: middle.lowerBound, to: middle.upperBound, by: movingFramesPerPalette).map {
-                    PaletteGroup(frames: $0..<min($0 + movingFramesPerPalette, middle.upperBound), isMoving: true)
-                } + ends
-            }
-            return first + closeGroups(plan, middle) + ends
+            return first + movingGroups(plan, middle, closeAlike: alone) + ends
         }
     }
 
-    /// Moving frames `frames` of `plan` in groups of two at least, and more while the views
-    /// stay within ``clearedGroupSpread``, up to ``clearedGroupFrames``.
-    private static func closeGroups(_ plan: FramePlan, _ frames: Range<Int>) -> [PaletteGroup] {
+    /// Moving frames `frames` of `plan` in groups of two (``movingFramesPerPalette``; one left
+    /// over), or with `closeAlike` two at least and more while the views stay within
+    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``.
+    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, closeAlike: Bool) -> [PaletteGroup] {
         let spread = plan.width / clearedGroupSpread
+        let most = closeAlike ? clearedGroupFrames : movingFramesPerPalette
         var groups: [PaletteGroup] = []
         var start = frames.lowerBound
         while start < frames.upperBound {
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
-            while end < frames.upperBound && end - start < clearedGroupFrames {
+            while end < frames.upperBound && end - start < most {
                 let x = plan.frames[end].layerX
                 if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
@@ -227,8 +224,10 @@ struct SceneEncoder: Sendable {
         // before's colour, and in the move's last frame the rest's, where it stays through it:
         // the colour changes once, in the move.
         let lastOfMove = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound - 1
-        // The screen pixels each frame shows with the hold before's colour.
-        var carried = [[Bool]](repeating: [], count: group.count)
+        // For each screen pixel, the last of the group's frames (by position) that shows it with
+        // the hold before's colour, or -1: a pixel still since the hold in a frame is still in
+        // the frames before it, so those that show it are the group's first frames.
+        var carriedThrough = [Int32](repeating: -1, count: carry == nil ? 0 : w * layerHeight)
         if let carry {
             let hold = FramePicture(plan, frame: carry.frame)
             let rest = carry.rest
@@ -237,7 +236,6 @@ struct SceneEncoder: Sendable {
             forEachOverlayPixel(of: [carry.frame] + Array(group)) { still[$0] = false }
             for (n, k) in group.enumerated() where settling == nil || k != lastOfMove {
                 let offset = xs[n] - regionX
-                var mine = [Bool](repeating: false, count: w * layerHeight)
                 picture(k).withRows { current in
                     hold.withRows { before in
                         for y in 0..<layerHeight {
@@ -252,13 +250,12 @@ struct SceneEncoder: Sendable {
                                 let index = Int(rest.indices[y * rest.regionWidth + carry.restOffset + x])
                                 guard index < rest.palette.count else { continue }
                                 candidates.append((y * regionWidth + offset + x, p, rest.palette[index]))
-                                mine[p] = true
+                                carriedThrough[p] = Int32(n)
                                 if n == 0 { from[p] = Int32(k) }
                             }
                         }
                     }
                 }
-                carried[n] = mine
             }
         }
         if let settling {
@@ -273,7 +270,7 @@ struct SceneEncoder: Sendable {
                     let shownRow = y * rest.regionWidth + settling.restOffset
                     for x in 0..<w where through ? settles[y * w + x] <= target : settles[y * w + x] == target {
                         let p = y * w + x
-                        if !carried[n].isEmpty && carried[n][p] { continue }
+                        if !carriedThrough.isEmpty && carriedThrough[p] >= n { continue }
                         let index = Int(rest.indices[shownRow + x])
                         // The rest's transparent pixels stay as they are.
                         guard index < rest.palette.count else { continue }
