@@ -14,7 +14,8 @@ delays with Pillow (which applies the disposal), and prints:
   bench/quality-bench.py counts them on opaque backgrounds;
 - SSIMULACRA2 of every 12th timeline frame (every Nth with `--every N`; 1 scores them all,
   which a frame gone wrong between the samples needs), each composited on white, against
-  the exact frame composited the same way, and the worst frame's index.
+  the exact frame composited the same way, the worst frame's index, and the last scored
+  frame's score (after a gesture, the last timeline frame shows the rest).
 The sample banners fill the view, so no pixel turns transparent and no frame is cleared
 (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560` moves
 gaps over the items, which clears frames (and with `--colors` below 128, takes whole
@@ -96,7 +97,7 @@ def main():
         print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
               f"transparency wrong {wrong} px")
         print(f"SSIMULACRA2 on white, every {every} frame(s) ({len(scores)}): mean {np.mean(scores):.2f}, "
-              f"worst {min(scores):.2f} (frame {worst})")
+              f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {(len(scores) - 1) * every})")
 
 
 if __name__ == "__main__":

@@ -503,9 +503,9 @@ struct CarouselRenderTests {
     /// a pixel or two apart, and the frame that shows the rest belongs to the move: those
     /// frames share a palette (``SceneEncoder/clearedGroupSpread``), so the pixels that stand
     /// still between them, which each frame draws again, keep their entries. Items of rows
-    /// of one colour each (a gradient down them) beside texture, 16 colours, so the palettes
-    /// are designed and dithered: in the settle's frames after its fastest, few pixels that
-    /// stand still change on screen.
+    /// of one colour each (a gradient down them) beside texture, 128 colours, so the palettes
+    /// are designed and dithered: in the settle's last three frames no pixel that stands
+    /// still changes on screen.
     @Test func transparentBackgroundSettleKeepsStillPixels() throws {
         var options = Self.transparentOptions(width: 100, height: 60, itemWidth: 80, spacing: 4)
         options.fps = 25
