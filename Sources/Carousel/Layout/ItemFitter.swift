@@ -46,65 +46,58 @@ public enum ItemFitter {
         let firstRow = rows.map(\.first).min() ?? 0
         let lastRow = rows.map { $0.first + $0.weights.count }.max() ?? 0
         let sourceWidth = image.width
-        // Premultiplied rows the vertical pass reads, resampled horizontally.
-        var horizontal = [Float](repeating: 0, count: width * (lastRow - firstRow) * 4)
+        // Premultiplied rows the vertical pass reads, resampled horizontally: a pixel's four
+        // channels are the lanes of one vector, each lane worked out as it would be alone.
+        var horizontal = [SIMD4<Float>](repeating: .zero, count: width * (lastRow - firstRow))
         let columnFirst = columns.map(\.first), columnCount = columns.map(\.weights.count)
         var columnOffset = [0]
         for count in columnCount { columnOffset.append(columnOffset[columnOffset.count - 1] + count) }
         let columnWeights = columns.flatMap(\.weights)
         image.pixels.withUnsafeBufferPointer { src in
             horizontal.withUnsafeMutableBufferPointer { dst in
-                var premultiplied = [Float](repeating: 0, count: sourceWidth * 4)
+                var premultiplied = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
                 premultiplied.withUnsafeMutableBufferPointer { row in
                     for y in firstRow..<lastRow {
                         let base = y * sourceWidth * 4
                         for x in 0..<sourceWidth {
                             let i = base + x * 4, a = Float(src[i + 3]) * (1 / 255)
-                            row[x * 4] = Float(src[i]) * a
-                            row[x * 4 + 1] = Float(src[i + 1]) * a
-                            row[x * 4 + 2] = Float(src[i + 2]) * a
-                            row[x * 4 + 3] = Float(src[i + 3])
+                            row[x] = SIMD4(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), Float(src[i + 3]))
+                                * SIMD4(a, a, a, 1)
                         }
-                        let out = (y - firstRow) * width * 4
+                        let out = (y - firstRow) * width
                         for x in 0..<width {
-                            var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
-                            var s = columnFirst[x] * 4
+                            var sum = SIMD4<Float>.zero
+                            var s = columnFirst[x]
                             for k in columnOffset[x]..<columnOffset[x + 1] {
-                                let w = columnWeights[k]
-                                r += row[s] * w
-                                g += row[s + 1] * w
-                                b += row[s + 2] * w
-                                a += row[s + 3] * w
-                                s += 4
+                                sum += row[s] * columnWeights[k]
+                                s += 1
                             }
-                            dst[out + x * 4] = r
-                            dst[out + x * 4 + 1] = g
-                            dst[out + x * 4 + 2] = b
-                            dst[out + x * 4 + 3] = a
+                            dst[out + x] = sum
                         }
                     }
                 }
             }
         }
         var out = [UInt8](repeating: 0, count: width * height * 4)
-        var acc = [Float](repeating: 0, count: width * 4)
+        var acc = [SIMD4<Float>](repeating: .zero, count: width)
         horizontal.withUnsafeBufferPointer { h in
             out.withUnsafeMutableBufferPointer { dst in
                 acc.withUnsafeMutableBufferPointer { sum in
                     for (y, tap) in rows.enumerated() {
-                        for i in 0..<sum.count { sum[i] = 0 }
+                        for i in 0..<sum.count { sum[i] = .zero }
                         for (k, weight) in tap.weights.enumerated() {
-                            let base = (tap.first + k - firstRow) * width * 4
+                            let base = (tap.first + k - firstRow) * width
                             for i in 0..<sum.count { sum[i] += h[base + i] * weight }
                         }
                         let o = y * width * 4
                         for x in 0..<width {
-                            let alpha = min(255, max(0, sum[x * 4 + 3]))
+                            let v = sum[x]
+                            let alpha = min(255, max(0, v[3]))
                             if alpha > 0 {
                                 let unpremultiply = 255 / alpha
-                                dst[o + x * 4] = UInt8(min(255, max(0, sum[x * 4] * unpremultiply + 0.5)))
-                                dst[o + x * 4 + 1] = UInt8(min(255, max(0, sum[x * 4 + 1] * unpremultiply + 0.5)))
-                                dst[o + x * 4 + 2] = UInt8(min(255, max(0, sum[x * 4 + 2] * unpremultiply + 0.5)))
+                                dst[o + x * 4] = UInt8(min(255, max(0, v[0] * unpremultiply + 0.5)))
+                                dst[o + x * 4 + 1] = UInt8(min(255, max(0, v[1] * unpremultiply + 0.5)))
+                                dst[o + x * 4 + 2] = UInt8(min(255, max(0, v[2] * unpremultiply + 0.5)))
                             }
                             dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
                         }

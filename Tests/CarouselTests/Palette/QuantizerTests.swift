@@ -301,6 +301,50 @@ struct QuantizerTests {
         }
     }
 
+    /// Eight colours converted at once come out as each converted alone, to the bit: over a
+    /// lattice of the colour cube, and in a plane of noise (every pixel a new colour, so the
+    /// plane converts eight at a time) whose rows are no multiple of eight long.
+    @Test func oklabPointsInEightsMatchOneByOne() {
+        var lattice: [(UInt32, UInt32, UInt32)] = []
+        for r in stride(from: 0, through: 255, by: 15) {
+            for g in stride(from: 0, through: 255, by: 15) {
+                for b in stride(from: 0, through: 255, by: 5) { lattice.append((UInt32(r), UInt32(g), UInt32(b))) }
+            }
+        }
+        for start in stride(from: 0, to: lattice.count, by: 8) {
+            var r = SIMD8<UInt32>(), g = SIMD8<UInt32>(), b = SIMD8<UInt32>()
+            for k in 0..<8 {
+                let c = lattice[(start + k) % lattice.count]
+                (r[k], g[k], b[k]) = c
+            }
+            let packed = Oklab.packedPoints(r, g, b)
+            for k in 0..<8 {
+                let one = Oklab.point(Int32(r[k]), Int32(g[k]), Int32(b[k]))
+                #expect(OklabPlane.unpack(packed[k]) == one, "(\(r[k]), \(g[k]), \(b[k]))")
+            }
+        }
+        var seed: UInt32 = 12345
+        func next() -> UInt8 {
+            seed = seed &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: seed >> 16)
+        }
+        var noise = RGBAImage(width: 61, height: 13)
+        for y in 0..<13 {
+            // Some runs of one colour, so the plane's table of recent colours answers too.
+            for x in 0..<61 { noise[x, y] = x % 20 < 5 ? RGBA(r: 10, g: 200, b: UInt8(y)) : RGBA(r: next(), g: next(), b: next()) }
+        }
+        let plane = OklabPlane(noise)
+        plane.bytes.withUnsafeBytes { raw in
+            let packed = raw.bindMemory(to: UInt32.self)
+            for y in 0..<13 {
+                for x in 0..<61 {
+                    let c = noise[x, y]
+                    #expect(OklabPlane.unpack(packed[y * 61 + x]) == Oklab.point(c), "(\(x), \(y))")
+                }
+            }
+        }
+    }
+
     /// Ordered dithering in Oklab reads a layer's plane where it has one, to the same
     /// indices as converting each colour: a window of the strip, and a crop at its place.
     @Test func orderedInOklabReadsThePlaneAlike() {

@@ -86,6 +86,42 @@ enum Oklab {
                 min(limits.2, max(0, Int32(moved[2]))))
     }
 
+    /// The points of eight colours at once, packed as ``OklabPlane`` packs them: lane k is
+    /// the point of (r[k], g[k], b[k]), each 0...255. Every lane takes the steps ``point(_:_:_:)``
+    /// takes, in the same order, so its result is the same to the bit.
+    static func packedPoints(_ r: SIMD8<UInt32>, _ g: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<UInt32> {
+        let table = linear
+        var lr = SIMD8<Float>(), lg = SIMD8<Float>(), lb = SIMD8<Float>()
+        for k in 0..<8 {
+            lr[k] = table[Int(r[k])]
+            lg[k] = table[Int(g[k])]
+            lb[k] = table[Int(b[k])]
+        }
+        let l = cubeRoots(0.412_221_47 * lr + 0.536_332_54 * lg + 0.051_445_993 * lb)
+        let m = cubeRoots(0.211_903_5 * lr + 0.680_699_5 * lg + 0.107_396_96 * lb)
+        let s = cubeRoots(0.088_302_46 * lr + 0.281_718_84 * lg + 0.629_978_7 * lb)
+        let lightness = (0.210_454_26 * l + 0.793_617_8 * m + -0.004_072_047 * s) * scale + 0.5
+        let a = (1.977_998_5 * l + -2.428_592_2 * m + 0.450_593_7 * s) * scale + (Float(offsets.1) + 0.5)
+        let bAxis = (0.025_904_037 * l + 0.782_771_77 * m + -0.808_675_77 * s) * scale + (Float(offsets.2) + 0.5)
+        @inline(__always) func clamped(_ v: SIMD8<Float>, _ limit: Int32) -> SIMD8<UInt32> {
+            // Truncated lane by lane: the vector conversion with a rounding rule is generic code.
+            var whole = SIMD8<Int32>()
+            for k in 0..<8 { whole[k] = Int32(v[k]) }
+            return SIMD8<UInt32>(truncatingIfNeeded: pointwiseMin(pointwiseMax(whole, .zero), SIMD8(repeating: limit)))
+        }
+        return clamped(lightness, limits.0) &<< 18 | clamped(a, limits.1) &<< 9 | clamped(bAxis, limits.2)
+    }
+
+    /// The cube roots of eight lanes, each worked out as the four-lane `cubeRoots` does.
+    @inline(__always)
+    static func cubeRoots(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self) / 3 &+ 0x2A51_4067
+        var y = unsafeBitCast(bits, to: SIMD8<Float>.self)
+        y = (2 * y + x / (y * y)) * (1 / 3)
+        y = (2 * y + x / (y * y)) * (1 / 3)
+        return y
+    }
+
     /// The point of `color`.
     static func point(_ color: RGBA) -> (Int32, Int32, Int32) {
         point(Int32(color.r), Int32(color.g), Int32(color.b))
@@ -127,18 +163,35 @@ struct OklabPlane: Sendable {
                 let recent = UnsafeMutablePointer<UInt64>.allocate(capacity: 1 << 12)
                 recent.initialize(repeating: .max, count: 1 << 12)
                 defer { recent.deallocate() }
+                // Colours the table lacks wait, eight at a time, to be converted at once.
+                let waiting = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+                defer { waiting.deallocate() }
+                let places = waiting + 8
+                var count = 0
+                func convert() {
+                    let colors = UnsafeRawPointer(waiting).loadUnaligned(as: SIMD8<UInt32>.self)
+                    let points = Oklab.packedPoints(colors & 0xFF, colors &>> 8 & 0xFF, colors &>> 16)
+                    for k in 0..<8 where k < count {
+                        let color = colors[k]
+                        recent[Int((color ^ color >> 12) & 0xFFF)] = UInt64(color) << 28 | UInt64(points[k])
+                        out[Int(places[k])] = points[k]
+                    }
+                    count = 0
+                }
                 for i in (rows.lowerBound * image.width)..<(rows.upperBound * image.width) {
                     // Bytes r, g, b, a in memory order.
                     let color = UInt32(littleEndian: pixels[i]) & 0xFF_FFFF
-                    let slot = Int((color ^ color >> 12) & 0xFFF)
-                    var known = recent[slot]
-                    if known == .max || UInt32(truncatingIfNeeded: known >> 28) != color {
-                        let point = Oklab.point(Int32(color & 0xFF), Int32(color >> 8 & 0xFF), Int32(color >> 16))
-                        known = UInt64(color) << 28 | UInt64(OklabPlane.pack(point))
-                        recent[slot] = known
+                    let entry = recent[Int((color ^ color >> 12) & 0xFFF)]
+                    if entry != .max && UInt32(truncatingIfNeeded: entry >> 28) == color {
+                        out[i] = UInt32(truncatingIfNeeded: entry & 0xFFF_FFFF)
+                    } else {
+                        waiting[count] = color
+                        places[count] = UInt32(truncatingIfNeeded: i)
+                        count += 1
+                        if count == 8 { convert() }
                     }
-                    out[i] = UInt32(truncatingIfNeeded: known & 0xFFF_FFFF)
                 }
+                if count > 0 { convert() }
             }
         }
     }
