@@ -54,7 +54,6 @@ let package = Package(
             name: "CarouselCLI",
             dependencies: [
                 "Carousel",
-                "CarouselSamples",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,7 +3,10 @@
 
 Writes banners/banner-1.png .. banner-5.png (640x360, 8-bit RGB, non-interlaced)
 beside this script: poster-style banners, each with its own colour scheme,
-gradient, soft anti-aliased shapes, a large numeral and a title word.
+gradient, soft anti-aliased shapes, a large numeral and a title word. Then
+writes Sources/CarouselCLI/SampleBanners.swift, the same files as base64 text,
+which the `carousel` executable carries so that it renders them wherever it is
+installed (`--embed-only` rewrites that file from the PNGs alone).
 
 Run:  python3 SampleImages/make-samples.py   (works from any directory)
 
@@ -14,9 +17,11 @@ The images are original works made by this script and are released under
 CC0 1.0 (public domain dedication):
 https://creativecommons.org/publicdomain/zero/1.0/
 """
+import base64
 import math
 import os
 import struct
+import sys
 import zlib
 
 W, H = 640, 360
@@ -292,11 +297,35 @@ def write_png(path, px):
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", W, H, 8, 2, 0, 0, 0))
                 + chunk(b"IDAT", zlib.compress(bytes(raw), 9)) + chunk(b"IEND", b""))
 
+def write_swift(paths):
+    """The PNG files as base64 string literals in the executable's source, 76 characters a line."""
+    out = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "Sources", "CarouselCLI", "SampleBanners.swift")
+    lines = ["// Written by SampleImages/make-samples.py from SampleImages/banners: do not edit.",
+             "",
+             "/// The sample banners' PNG files, `banner-1.png` ... `banner-5.png`, as base64 text. The",
+             "/// executable carries them, so it renders them with no images given wherever it is copied",
+             "/// or installed; the tests check they are the files in `SampleImages/banners`.",
+             "enum SampleBanners {",
+             "    static let base64: [String] = ["]
+    for path in paths:
+        text = base64.b64encode(open(path, "rb").read()).decode("ascii")
+        lines.append('        """')
+        lines += ["        " + text[k:k + 76] for k in range(0, len(text), 76)]
+        lines.append('        """,')
+    lines += ["    ]", "}"]
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote", out)
+
+
 def main():
-    for n, make in enumerate((banner_summer, banner_ocean, banner_forest, banner_night, banner_gold), 1):
-        path = os.path.join(HERE, "banner-%d.png" % n)
-        write_png(path, make())
-        print("wrote", path)
+    paths = [os.path.join(HERE, "banner-%d.png" % n) for n in range(1, 6)]
+    if "--embed-only" not in sys.argv[1:]:
+        for path, make in zip(paths, (banner_summer, banner_ocean, banner_forest, banner_night, banner_gold)):
+            write_png(path, make())
+            print("wrote", path)
+    write_swift(paths)
 
 
 if __name__ == "__main__":

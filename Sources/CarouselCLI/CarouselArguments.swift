@@ -1,7 +1,10 @@
 import ArgumentParser
 import Carousel
-import CarouselSamples
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The options every subcommand shares (spec section 5), as typed: each `nil` until given.
 ///
@@ -97,9 +100,8 @@ struct CarouselArguments: ParsableArguments {
     func carousel() throws(CLIError) -> Carousel {
         let options = try options()
         return try attributed { () throws(CarouselError) in
-            let urls = images.isEmpty ? SampleImages.urls : try ImageInputs.resolve(images)
-            guard !urls.isEmpty else { throw .noImages }
-            return try Carousel(images: ImageInputs.load(urls), options: options)
+            guard !images.isEmpty else { return try Carousel(images: SampleBanners.images(), options: options) }
+            return try Carousel(images: ImageInputs.load(ImageInputs.resolve(images)), options: options)
         }
     }
 

@@ -1,6 +1,13 @@
 import ArgumentParser
 import Carousel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `carousel`: renders an iOS-style infinite carousel to a GIF or PNG frames.
 @main
@@ -19,8 +26,12 @@ struct CarouselCommand: ParsableCommand {
         let outcome = execute(Array(CommandLine.arguments.dropFirst()))
         if outcome.status != 0 { SignalCleanup.settle() }
         if let output = outcome.output { print(output) }
-        if let error = outcome.error { FileHandle.standardError.write(Data("error: \(error)\n".utf8)) }
-        Foundation.exit(outcome.status)
+        if let error = outcome.error { writeToStandardError("error: \(error)\n") }
+        #if canImport(Glibc)
+        Glibc.exit(outcome.status)
+        #else
+        Darwin.exit(outcome.status)
+        #endif
     }
 
     /// What a run ends with: exit status, text for stdout (help) and the error line, if any.

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Carousel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `carousel frame`: one frame as PNG, for snapshot tests.
 struct Frame: ParsableCommand {

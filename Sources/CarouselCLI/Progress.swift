@@ -1,5 +1,12 @@
 import Carousel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Progress on stderr while frames are made (only when stderr is a terminal), and a summary line.
 final class Progress {
@@ -20,20 +27,43 @@ final class Progress {
         let now = Date()
         guard done == total || now.timeIntervalSince(lastDraw) >= 0.1 else { return }
         lastDraw = now
-        let elapsed = String(format: "%.1f", now.timeIntervalSince(start))
-        FileHandle.standardError.write(Data("\rframe \(done)/\(total), \(elapsed) s\u{1B}[K".utf8))
+        let elapsed = decimal(now.timeIntervalSince(start), places: 1)
+        writeToStandardError("\rframe \(done)/\(total), \(elapsed) s\u{1B}[K")
     }
 
     /// Ends the progress line and prints the summary, unless quiet.
     func finish(_ summary: String) {
         guard !quiet else { return }
-        if live { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let elapsed = String(format: "%.2f", Date().timeIntervalSince(start))
-        FileHandle.standardError.write(Data("\(summary) (in \(elapsed) s)\n".utf8))
+        if live { writeToStandardError("\r\u{1B}[K") }
+        let elapsed = decimal(Date().timeIntervalSince(start), places: 2)
+        writeToStandardError("\(summary) (in \(elapsed) s)\n")
     }
 
     /// A time as seconds with two decimals.
     static func seconds(_ time: MediaTime) -> String {
-        String(format: "%.2f", time.seconds)
+        decimal(time.seconds, places: 2)
+    }
+}
+
+/// `value` with `places` decimals, rounded as C's `printf("%.*f")` rounds it.
+func decimal(_ value: Double, places: Int) -> String {
+    var buffer = [CChar](repeating: 0, count: 352)
+    _ = withVaList([Int32(places), value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Writes `text` to stderr, unbuffered, as whole as the system takes it.
+func writeToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+        if n > 0 {
+            offset += n
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return
+        }
     }
 }

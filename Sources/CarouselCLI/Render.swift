@@ -1,6 +1,10 @@
 import ArgumentParser
 import Carousel
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `carousel render`: the looping animation, as GIF, WebP or APNG.
 struct Render: ParsableCommand {

@@ -1,6 +1,13 @@
 import Carousel
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Removes the output's temporary file or folder when a signal ends the run (spec section 5c).
 ///

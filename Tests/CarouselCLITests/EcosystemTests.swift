@@ -73,6 +73,8 @@ struct EcosystemTests {
         #expect(tar.status == 0)
         let folder = unpacked.appendingPathComponent("carousel-\(Carousel.version)-linux-\(Self.machine())")
         let binary = folder.appendingPathComponent("carousel").path
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["LICENSE", "README.md", "carousel"],
+                "the binary alone, with no resource bundle")
         let work = unpacked.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         let rendered = try Self.run(binary, ["render", "-o", "demo.gif", "--quiet"], in: work, clean: true)

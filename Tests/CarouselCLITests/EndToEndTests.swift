@@ -114,6 +114,27 @@ struct EndToEndTests {
         #expect(strip.width == 7 * 640 && strip.height == 360)
     }
 
+    /// The executable carries the sample banners: a copy of it in a folder of its own, with
+    /// no resource bundle beside it, renders them; and on Linux it needs FoundationEssentials
+    /// only, not Foundation (whose libraries and ICU data take milliseconds to load).
+    @Test func copiedBinaryRendersTheSamples() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let built = try #require(CLI.binary)
+        let copy = w.url.appendingPathComponent("bin/carousel")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: built, to: copy)
+        let result = try Subprocess.run(copy, ["strip", "-o", "samples.png", "--quiet"], in: w.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let strip = try PNGCodec.decode(try #require(w.data("samples.png")))
+        #expect(strip.width == 7 * 640 && strip.height == 360)
+        #if os(Linux)
+        let binary = try Data(contentsOf: built)
+        #expect(binary.range(of: Data("libFoundation.so\u{0}".utf8)) == nil, "the executable names libFoundation.so")
+        #expect(binary.range(of: Data("libFoundationEssentials.so\u{0}".utf8)) != nil, "the search reads the library names")
+        #endif
+    }
+
     /// `frames` writes exactly the pictures `frame --at` gives, and frames.json describes them.
     @Test func framesMatchFrameAt() throws {
         let w = try Self.prepare()

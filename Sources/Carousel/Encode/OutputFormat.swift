@@ -20,7 +20,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 }
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Carousel {
     /// The encoder for `format` with the options' loop, palette and quality settings.

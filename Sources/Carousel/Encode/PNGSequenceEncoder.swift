@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes a plan as a folder of PNGs, one per timeline frame: `frame-00000.png` ...
 ///

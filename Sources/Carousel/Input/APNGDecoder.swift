@@ -1,5 +1,9 @@
 import CLibPNG
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads an animated PNG: its frames as a viewer shows them, and their delays.
 ///

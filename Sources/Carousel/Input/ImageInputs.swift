@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Turns the command line's IMAGES (files and folders) into decoded images.
 public enum ImageInputs {
@@ -7,11 +11,10 @@ public enum ImageInputs {
         var urls: [URL] = []
         let fm = FileManager.default
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            guard let isFolder = FileErrors.isFolder(path) else {
                 throw .input(path, "no such file or folder")
             }
-            guard isDirectory.boolValue else {
+            guard isFolder else {
                 urls.append(URL(fileURLWithPath: path))
                 continue
             }
@@ -33,9 +36,21 @@ public enum ImageInputs {
 
     /// Decodes every file, in parallel; the first failure in input order is thrown, naming its file.
     public static func load(_ urls: [URL]) throws(CarouselError) -> [RGBAImage] {
-        let results = urls.parallelMap { url in
+        try images(urls.parallelMap { url in
             Result { () throws(PNGError) in try PNGCodec.decode(contentsOf: url) }
-        }
+        })
+    }
+
+    /// Decodes PNG files held in memory, in parallel; the first failure in order is thrown,
+    /// naming its file by `name`.
+    public static func decode(_ files: [(name: String, data: Data)]) throws(CarouselError) -> [RGBAImage] {
+        try images(files.map { FileInMemory(name: $0.name, data: $0.data) }.parallelMap { file in
+            Result { () throws(PNGError) in try PNGCodec.decode(file.data, name: file.name) }
+        })
+    }
+
+    /// The decoded images in order, or the first failure.
+    private static func images(_ results: [Result<RGBAImage, PNGError>]) throws(CarouselError) -> [RGBAImage] {
         var images: [RGBAImage] = []
         for result in results {
             switch result {
@@ -75,4 +90,10 @@ public enum ImageInputs {
         if !current.isEmpty { out.append(current) }
         return out
     }
+}
+
+/// A named file's bytes, handed to a parallel decode.
+private struct FileInMemory: Sendable {
+    let name: String
+    let data: Data
 }

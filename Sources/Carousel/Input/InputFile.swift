@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads an input file whole, refusing what is not a regular file or is too large.
 ///
@@ -28,7 +35,7 @@ enum InputFile {
         var done = 0
         while done < size {
             let n = data.withUnsafeMutableBytes { raw in
-                Foundation.read(fd, raw.baseAddress! + done, size - done)
+                POSIX.read(fd, raw.baseAddress! + done, size - done)
             }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }

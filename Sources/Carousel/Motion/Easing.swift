@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A timing curve E mapping progress 0...1 of a move to progress 0...1 of its distance.
 ///
@@ -34,7 +41,7 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
     /// Parses a name, `cubic-bezier(x1,y1,x2,y2)` (x1 and x2 in 0...1, y1 and y2 in -100...100)
     /// or `spring(DAMPING,RESPONSE)` (both 0.01...100): every accepted curve gives finite values.
     public init?(_ text: String) {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let t = text.trimmingSpaces.lowercased()
         switch t {
         case "linear": self = .linear
         case "ease": self = .ease
@@ -59,7 +66,7 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         guard text.hasPrefix(function + "("), text.hasSuffix(")") else { return nil }
         let inner = text.dropFirst(function.count + 1).dropLast()
         let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
-        let values = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }.filter(\.isFinite)
+        let values = parts.compactMap { Double($0.trimmingSpaces) }.filter(\.isFinite)
         return values.count == parts.count ? values : nil
     }
 

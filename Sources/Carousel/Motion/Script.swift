@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One step of a timeline script, as written (spec section 3).
 public enum ScriptStep: Equatable, Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension CarouselOptions {
     /// Sets option `key` from `value`, parsing text the way the command line and the
@@ -27,7 +31,7 @@ extension CarouselOptions {
                 if let n = Int(exactly: d) { return n }
                 beyond = (d < 0 ? .min : .max, String(d))
             case .text(let s):
-                let t = s.trimmingCharacters(in: .whitespaces)
+                let t = String(s.trimmingSpaces)
                 if let n = Int(t) { return n }
                 let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
                 guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { throw invalid() }
@@ -41,7 +45,7 @@ extension CarouselOptions {
             case .integer(let n): return Double(n)
             case .number(let d): return d
             case .text(let s):
-                guard let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite else { throw invalid() }
+                guard let d = Double(String(s.trimmingSpaces)), d.isFinite else { throw invalid() }
                 return d
             case .boolean: throw invalid()
             }
@@ -118,7 +122,7 @@ extension CarouselOptions {
         }
         if let reason = problem(with: key) {
             throw .invalidOption(key: key, reason: beyond.map {
-                reason.replacingOccurrences(of: "got \($0.saturated)", with: "got \($0.written)")
+                reason.replacingEvery("got \($0.saturated)", with: "got \($0.written)")
             } ?? reason)
         }
         // Every whole-number option has a range that `Int.max` and `Int.min` are outside.

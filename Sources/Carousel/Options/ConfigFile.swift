@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `--config FILE.json`: every option as its ``OptionKey`` (spec section 5).
 ///

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes output files so that a failed run leaves nothing behind (spec sections 5c and 6).
 ///
@@ -78,7 +85,7 @@ public enum AtomicOutput {
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
             let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let folder = (current as NSString).deletingLastPathComponent
+            let folder = FileErrors.split(current).folder
             current = link.hasPrefix("/") || folder.isEmpty ? link : folder + "/" + link
         }
         return current
@@ -107,8 +114,7 @@ public enum AtomicOutput {
 
     /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask.
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
-        let folder = (target as NSString).deletingLastPathComponent
-        let base = (target as NSString).lastPathComponent
+        let (folder, base) = FileErrors.split(target)
         let directory = folder.isEmpty ? "." : folder
         var fd: Int32 = -1, failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
@@ -159,10 +165,9 @@ public enum AtomicOutput {
                                    _ body: (URL) throws(CarouselError) -> Void) throws(CarouselError) {
         let fm = FileManager.default
         let target = URL(fileURLWithPath: resolve(path), isDirectory: true).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        let exists = fm.fileExists(atPath: target.path, isDirectory: &isDirectory)
-        if exists {
-            guard isDirectory.boolValue else { throw .output(path, "exists and is not a folder") }
+        let existing = FileErrors.isFolder(target.path)
+        if let isFolder = existing {
+            guard isFolder else { throw .output(path, "exists and is not a folder") }
             let names: [String]
             do {
                 names = try fm.contentsOfDirectory(atPath: target.path)
@@ -199,7 +204,7 @@ public enum AtomicOutput {
             try? fm.removeItem(at: temporary)
             throw error
         }
-        guard exists else {
+        guard existing != nil else {
             guard rename(temporary.path, target.path) == 0 else {
                 let reason = FileErrors.posixReason(errno)
                 try? fm.removeItem(at: temporary)

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where encoded bytes go: a file, memory or standard output.
 public protocol ByteSink: AnyObject {
@@ -55,7 +62,7 @@ public final class FileDescriptorSink: ByteSink {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         var offset = 0
         while offset < bytes.count {
-            let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = POSIX.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .output(name, FileErrors.posixReason(errno))

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The temporary files and folders an output is being built in, so that an interrupted
 /// or crashing run can remove them (spec section 5c).
@@ -112,7 +119,7 @@ public enum TemporaryFiles {
     /// holding `lock` (a signal handler reads the table without it, at worst seeing a
     /// slot being written, whose kind byte is set last and cleared first).
     private final class Registry: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var items: [(path: String, isFolder: Bool)] = []
         private var closed = false
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where the page dots go.
 public enum DotsPlacement: String, CaseIterable, Codable, Sendable {

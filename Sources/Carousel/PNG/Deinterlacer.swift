@@ -1,5 +1,9 @@
 import CLibPNG
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Rewrites an interlaced (Adam7) 16-bit PNG as the same image without interlacing,
 /// streaming, so memory stays near the size of the files rather than of the pixels.

@@ -1,5 +1,9 @@
 import CLibPNG
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads and writes PNG through libpng's simplified API (`png_image_*`).
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Carousel {
     /// Loads the PNG files at `urls` and lays them out with `options`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `carousel frames` folder: every frame as `frame-00000.png` ... (``PNGSequenceEncoder``)
 /// and `frames.json`, which says what each frame shows.

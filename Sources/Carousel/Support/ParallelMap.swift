@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Array where Element: Sendable {
     /// `transform` of every element, computed on all cores, in the array's order.
@@ -20,7 +24,7 @@ extension Array where Element: Sendable {
 /// written solely while holding `lock`, and the values put in are `Sendable`.
 private final class ResultSlots<T: Sendable>: @unchecked Sendable {
     private var items: [T?]
-    private let lock = NSLock()
+    private let lock = Lock()
 
     init(count: Int) { items = Array(repeating: nil, count: count) }
 

@@ -17,3 +17,34 @@ extension String {
         return out
     }
 }
+
+extension StringProtocol {
+    /// The text without the spaces and tabs at either end (Unicode's space separators and
+    /// U+0009: what Foundation's `CharacterSet.whitespaces` holds); line breaks stay.
+    var trimmingSpaces: SubSequence {
+        func isSpace(_ c: Character) -> Bool { c.isWhitespace && !c.isNewline }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
+    }
+}
+
+extension String {
+    /// The text with each occurrence of `target`, taken from the start without overlaps,
+    /// replaced by `replacement`.
+    func replacingEvery(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = "", i = startIndex, copied = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(target) {
+                out += self[copied..<i] + replacement
+                i = index(i, offsetBy: target.count)
+                copied = i
+            } else {
+                i = index(after: i)
+            }
+        }
+        return out + self[copied...]
+    }
+}

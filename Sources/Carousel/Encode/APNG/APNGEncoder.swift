@@ -1,5 +1,9 @@
 import CLibPNG
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Animated PNG (spec section 5b): lossless, exact delays, frames cropped to what changed.
 ///

@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension SceneEncoder {
     /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total);
@@ -70,7 +74,7 @@ final class EncodeSchedule: @unchecked Sendable {
     private let lastCarry: [Int: Int]
     /// The rest groups prepared ahead.
     private let prepared: Set<Int>
-    private let condition = NSCondition()
+    private let condition = Lock()
     private var next = 0
     private var writtenGroups = 0
     private var cancelled = false
@@ -213,7 +217,7 @@ final class EncodeSchedule: @unchecked Sendable {
 ///
 /// `@unchecked Sendable` is safe here: `kept` is read and written only while holding `lock`.
 final class PictureHandoff: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var kept: [(index: Int, image: FramePicture)] = []
     private let capacity: Int
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encodes a plan's GIF scene by scene, using what the plan promises: the top rows of
 /// every picture are a crop of one layer, so rests repeat one picture and moves slide

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Designs a palette for a set of pixels: exact when they have few enough colours,
 /// otherwise variance-driven median cut refined by k-means, with some colours reserved.
@@ -393,7 +397,7 @@ private final class SlotTables: @unchecked Sendable {
     // `@unchecked Sendable`: `free` is read and written only while holding `lock`.
     static let shared = SlotTables()
     private var free: [UnsafeMutablePointer<Int32>] = []
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// A table with every entry -1.
     func take() -> UnsafeMutablePointer<Int32> {

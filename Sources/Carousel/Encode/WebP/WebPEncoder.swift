@@ -1,5 +1,9 @@
 import CLibWebP
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Animated WebP through libwebp's `WebPAnimEncoder` (spec section 5b): lossy at
 /// ``quality`` with sharp RGB-to-YUV conversion, or lossless.

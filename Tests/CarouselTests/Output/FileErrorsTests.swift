@@ -1,0 +1,68 @@
+@testable import Carousel
+import Foundation
+import Testing
+
+/// The file-system answers and text helpers the library keeps instead of Foundation's
+/// `NSString`, `CharacterSet` and `FileManager` calls that need the whole of Foundation.
+struct FileErrorsTests {
+    /// Paths split as `NSString`'s `deletingLastPathComponent` and `lastPathComponent` split them.
+    @Test func pathsSplitAtTheLastSlash() {
+        let cases: [(String, String, String)] = [
+            ("a/b/c.gif", "a/b", "c.gif"), ("c.gif", "", "c.gif"), ("/c.gif", "/", "c.gif"),
+            ("/", "/", "/"), ("//", "/", "/"), ("a/b/", "a", "b"), ("a//b", "a", "b"), ("./x", ".", "x"),
+            ("/tmp/out/", "/tmp", "out"), ("", "", ""),
+        ]
+        for (path, folder, name) in cases {
+            let split = FileErrors.split(path)
+            #expect(split.folder == folder && split.name == name, "\(path): \(split)")
+        }
+    }
+
+    /// A folder, a file and nothing, links followed; and the reasons a failed listing gives.
+    @Test func foldersFilesAndReasons() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-fe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = root.appendingPathComponent("f.txt")
+        try Data("x".utf8).write(to: file)
+        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path,
+                                                   withDestinationPath: root.path)
+        #expect(FileErrors.isFolder(root.path) == true)
+        #expect(FileErrors.isFolder(root.appendingPathComponent("link").path) == true)
+        #expect(FileErrors.isFolder(file.path) == false)
+        #expect(FileErrors.isFolder(root.appendingPathComponent("none").path) == nil)
+        let missing = root.appendingPathComponent("none").path
+        do {
+            _ = try FileManager.default.contentsOfDirectory(atPath: missing)
+            Issue.record("listed a missing folder")
+        } catch {
+            #expect(FileErrors.reason(error, path: missing) == "No such file or directory")
+        }
+        do {
+            _ = try FileManager.default.contentsOfDirectory(atPath: file.path)
+            Issue.record("listed a file")
+        } catch {
+            #expect(FileErrors.reason(error, path: file.path) == "Not a directory")
+        }
+        #expect(FileErrors.reason(POSIXError(.EACCES), path: file.path) == "Permission denied")
+        #expect(FileErrors.reason(CocoaError(.fileReadNoSuchFile), path: file.path) == "no such file")
+        #expect(FileErrors.reason(CocoaError(.fileWriteNoPermission), path: file.path) == "permission denied")
+        struct Other: Error {}
+        #expect(FileErrors.reason(Other(), path: root.path) == "is a directory")
+        #expect(FileErrors.reason(Other(), path: missing) == "no such file")
+    }
+
+    /// Spaces and tabs trimmed at the ends, line breaks and inner spaces kept; every
+    /// occurrence replaced, left to right.
+    @Test func textHelpers() {
+        #expect(" \t 1.5\u{00A0}".trimmingSpaces == "1.5")
+        #expect("\n1.5 ".trimmingSpaces == "\n1.5")
+        #expect("  ".trimmingSpaces == "" && "".trimmingSpaces == "")
+        #expect("ease in".trimmingSpaces == "ease in")
+        #expect("got 9223372036854775807; got 9223372036854775807".replacingEvery("got 9223372036854775807", with: "got 1e30")
+            == "got 1e30; got 1e30")
+        #expect("aaa".replacingEvery("aa", with: "b") == "ba")
+        #expect("abc".replacingEvery("", with: "x") == "abc")
+        #expect("é!".replacingEvery("é", with: "e") == "e!")
+    }
+}
