@@ -31,7 +31,7 @@ extension CarouselOptions {
                 if let n = Int(exactly: d) { return n }
                 beyond = (d < 0 ? .min : .max, String(d))
             case .text(let s):
-                let t = String(s.trimmingSpaces)
+                let t = s.trimmingSpaces
                 if let n = Int(t) { return n }
                 let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
                 guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { throw invalid() }
@@ -45,7 +45,7 @@ extension CarouselOptions {
             case .integer(let n): return Double(n)
             case .number(let d): return d
             case .text(let s):
-                guard let d = Double(String(s.trimmingSpaces)), d.isFinite else { throw invalid() }
+                guard let d = Double(s.trimmingSpaces), d.isFinite else { throw invalid() }
                 return d
             case .boolean: throw invalid()
             }

@@ -30,7 +30,13 @@ enum FileErrors {
         switch isFolder(path) {
         case true?: return "is a directory"
         case nil: return "no such file"
-        case false?: return "cannot read: \(error)"
+        case false?:
+            #if canImport(FoundationEssentials)
+            if let cocoa = error as? CocoaError { return "cannot read (file error \(cocoa.code.rawValue))" }
+            return "cannot read: \(error)"
+            #else
+            return "cannot read: \(error.localizedDescription)"
+            #endif
         }
     }
 

@@ -19,14 +19,17 @@ extension String {
 }
 
 extension StringProtocol {
-    /// The text without the spaces and tabs at either end (Unicode's space separators and
-    /// U+0009: what Foundation's `CharacterSet.whitespaces` holds); line breaks stay.
-    var trimmingSpaces: SubSequence {
-        func isSpace(_ c: Character) -> Bool { c.isWhitespace && !c.isNewline }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return self[endIndex...]
-        }
-        return self[first...last]
+    /// The text without the spaces and tabs at either end: the Unicode scalars of general
+    /// category Zs and U+0009, what Foundation's `CharacterSet.whitespaces` holds. Line
+    /// breaks and combining marks stay.
+    var trimmingSpaces: String {
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u == "\t" || u.properties.generalCategory == .spaceSeparator }
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        var out = String.UnicodeScalarView()
+        out.append(contentsOf: scalars[first...last])
+        return String(out)
     }
 }
 

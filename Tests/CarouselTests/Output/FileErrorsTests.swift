@@ -50,6 +50,7 @@ struct FileErrorsTests {
         struct Other: Error {}
         #expect(FileErrors.reason(Other(), path: root.path) == "is a directory")
         #expect(FileErrors.reason(Other(), path: missing) == "no such file")
+        #expect(FileErrors.reason(Other(), path: file.path).hasPrefix("cannot read"))
     }
 
     /// Spaces and tabs trimmed at the ends, line breaks and inner spaces kept; every
@@ -59,6 +60,8 @@ struct FileErrorsTests {
         #expect("\n1.5 ".trimmingSpaces == "\n1.5")
         #expect("  ".trimmingSpaces == "" && "".trimmingSpaces == "")
         #expect("ease in".trimmingSpaces == "ease in")
+        #expect(" \u{301}5".trimmingSpaces == "\u{301}5", "a combining mark is no space")
+        #expect("\u{2003}x\u{000B}".trimmingSpaces == "x\u{000B}", "an em space goes, a vertical tab stays")
         #expect("got 9223372036854775807; got 9223372036854775807".replacingEvery("got 9223372036854775807", with: "got 1e30")
             == "got 1e30; got 1e30")
         #expect("aaa".replacingEvery("aa", with: "b") == "ba")

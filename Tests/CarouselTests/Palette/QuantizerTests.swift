@@ -302,8 +302,9 @@ struct QuantizerTests {
     }
 
     /// Eight colours converted at once come out as each converted alone, to the bit: over a
-    /// lattice of the colour cube, and in a plane of noise (every pixel a new colour, so the
-    /// plane converts eight at a time) whose rows are no multiple of eight long.
+    /// lattice of the colour cube, in a plane of noise (every pixel a new colour, so the
+    /// plane converts eight at a time) whose rows are no multiple of eight long, and in a
+    /// flat plane with a few colours.
     @Test func oklabPointsInEightsMatchOneByOne() {
         var lattice: [(UInt32, UInt32, UInt32)] = []
         for r in stride(from: 0, through: 255, by: 15) {
@@ -333,13 +334,19 @@ struct QuantizerTests {
             // Some runs of one colour, so the plane's table of recent colours answers too.
             for x in 0..<61 { noise[x, y] = x % 20 < 5 ? RGBA(r: 10, g: 200, b: UInt8(y)) : RGBA(r: next(), g: next(), b: next()) }
         }
-        let plane = OklabPlane(noise)
-        plane.bytes.withUnsafeBytes { raw in
-            let packed = raw.bindMemory(to: UInt32.self)
-            for y in 0..<13 {
-                for x in 0..<61 {
-                    let c = noise[x, y]
-                    #expect(OklabPlane.unpack(packed[y * 61 + x]) == Oklab.point(c), "(\(x), \(y))")
+        // And a flat picture with a few colours in it: bands of rows whose colours the table
+        // lacks number fewer than eight, so a batch is converted part-full.
+        var flat = RGBAImage(width: 50, height: 40, fill: RGBA(r: 30, g: 60, b: 90))
+        for k in 0..<5 { flat[k * 9 + 3, k * 7 + 2] = RGBA(r: UInt8(40 * k), g: 255, b: UInt8(250 - 30 * k)) }
+        for (image, name) in [(noise, "noise"), (flat, "flat")] {
+            let plane = OklabPlane(image)
+            plane.bytes.withUnsafeBytes { raw in
+                let packed = raw.bindMemory(to: UInt32.self)
+                for y in 0..<image.height {
+                    for x in 0..<image.width {
+                        let c = image[x, y]
+                        #expect(OklabPlane.unpack(packed[y * image.width + x]) == Oklab.point(c), "\(name) (\(x), \(y))")
+                    }
                 }
             }
         }

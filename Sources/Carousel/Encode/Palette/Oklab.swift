@@ -164,13 +164,16 @@ struct OklabPlane: Sendable {
                 recent.initialize(repeating: .max, count: 1 << 12)
                 defer { recent.deallocate() }
                 // Colours the table lacks wait, eight at a time, to be converted at once.
+                // Lanes past the waiting count keep colours converted before (or black), so every
+                // lane converts a real colour.
                 let waiting = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+                waiting.initialize(repeating: 0, count: 16)
                 defer { waiting.deallocate() }
                 let places = waiting + 8
                 var count = 0
                 func convert() {
                     let colors = UnsafeRawPointer(waiting).loadUnaligned(as: SIMD8<UInt32>.self)
-                    let points = Oklab.packedPoints(colors & 0xFF, colors &>> 8 & 0xFF, colors &>> 16)
+                    let points = Oklab.packedPoints(colors & 0xFF, colors &>> 8 & 0xFF, colors &>> 16 & 0xFF)
                     for k in 0..<8 where k < count {
                         let color = colors[k]
                         recent[Int((color ^ color >> 12) & 0xFFF)] = UInt64(color) << 28 | UInt64(points[k])
