@@ -440,6 +440,27 @@ struct CarouselRenderTests {
         return options
     }
 
+    /// Below 128 colours on a transparent background where no pixel turns transparent (the
+    /// items fill the view), frames draw over one another as on an opaque background (the
+    /// scenes): the canvas the encoder works out once clears nothing, and no GIF frame is
+    /// cleared. With gaps that move, every frame is whole and cleared.
+    @Test func fewColoursTakeWholeFramesOnlyWherePixelsDrop() throws {
+        for spacing in [0, 6] {
+            var options = Self.transparentOptions(width: 40, height: 20, itemWidth: 40 - spacing, spacing: spacing)
+            options.colors = 64
+            options.dots.placement = .none
+            options.script = try Script(parsing: "hold 0.3; next 0.3; hold 0.3")
+            let carousel = try Carousel(images: Self.busyItems(3, width: 40 - spacing, height: 20), options: options)
+            let clears = FrameCanvas(carousel.plan().binaryAlpha()).clears
+            let gif = try DecodedGIF([UInt8](carousel.gifData()))
+            if spacing == 0 {
+                #expect(!clears.contains(true) && !gif.disposals.contains(2), "spacing 0: \(gif.disposals)")
+            } else {
+                #expect(clears.contains(true) && gif.disposals.allSatisfy { $0 == 2 }, "spacing \(spacing): \(gif.disposals)")
+            }
+        }
+    }
+
     /// A transparent background where the gaps between items move over pixels items
     /// showed (opaque pixels turn transparent): merged frames, a transparent entry per
     /// frame, each frame before one that turns pixels transparent cleared once shown, so

@@ -29,10 +29,17 @@ public struct GIFEncoder: AnimationEncoder {
         let writer = try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
         if plan.background.a >= 128 {
             try SceneEncoder(plan: plan, colors: colors, dither: dither).encode(to: writer, progress: progress)
-        } else if colors < GIFEncoder.scenesWhereDropsFrom && plan.dropsToTransparent() {
-            try writeWholeFrames(plan, to: writer, progress: progress)
         } else {
-            try SceneEncoder(plan: plan.binaryAlpha(), colors: colors, dither: dither).encode(to: writer, progress: progress)
+            // Where the frames turn pixels transparent is worked out once, for the choice of
+            // path and for the scenes.
+            let keyed = plan.binaryAlpha()
+            let canvas = FrameCanvas(keyed)
+            if colors < GIFEncoder.scenesWhereDropsFrom && canvas.clears.contains(true) {
+                try writeWholeFrames(plan, to: writer, progress: progress)
+            } else {
+                try SceneEncoder(plan: keyed, colors: colors, dither: dither, canvas: canvas)
+                    .encode(to: writer, progress: progress)
+            }
         }
         try writer.close()
     }
@@ -52,7 +59,7 @@ public struct GIFEncoder: AnimationEncoder {
     static let scenesWhereDropsFrom = 128
 
     /// The path for a transparent background with fewer than ``scenesWhereDropsFrom``
-    /// colours where pixels turn transparent (``FramePlan/dropsToTransparent()``): every
+    /// colours where pixels turn transparent (where ``FrameCanvas`` clears a frame): every
     /// planned frame whole, with its own
     /// palette and a transparent entry, each replacing the last (no partial frames,
     /// since transparency there means the background, not "unchanged"). The dither

@@ -11,22 +11,6 @@ extension FramePlan {
         return FramePlan(copying: self, layer: layer.binaryAlpha(), background: background.a < 128 ? .clear : background.opaque,
                          pictureRows: { i, top in rows(i, top).binaryAlpha() })
     }
-
-    /// Whether a pixel opaque in one planned frame (alpha 128 or more) is transparent in the
-    /// next (alpha below 128), or in the first frame after the last (the GIF loops). Where
-    /// none is, every GIF frame can draw over the one before (the scenes' changed
-    /// rectangles, unchanged pixels transparent); where one is, that frame needs the
-    /// canvas cleared under it.
-    func dropsToTransparent() -> Bool {
-        guard frames.count > 1 else { return false }
-        var before = FramePicture(self, frame: frames.count - 1)
-        for k in frames.indices {
-            let now = FramePicture(self, frame: k)
-            if !before.dropRect(to: now).isEmpty { return true }
-            before = now
-        }
-        return false
-    }
 }
 
 /// Where each planned frame of a plan of ``FramePlan/binaryAlpha()`` pixels draws on a

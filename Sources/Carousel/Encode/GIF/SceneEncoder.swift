@@ -62,10 +62,12 @@ struct SceneEncoder: Sendable {
     /// the dithered moves are, its frames taking a hold's colours for those pixels.
     let redraws: Bool
 
-    init(plan: FramePlan, colors: Int, dither: Dither) {
+    /// An encoder for `plan`; on a transparent background, `canvas` is the plan's
+    /// ``FrameCanvas`` where the caller has it already.
+    init(plan: FramePlan, colors: Int, dither: Dither, canvas given: FrameCanvas? = nil) {
         self.plan = plan
         keyed = plan.background.a < 128
-        canvas = keyed ? FrameCanvas(plan) : nil
+        canvas = keyed ? given ?? FrameCanvas(plan) : nil
         self.colors = colors
         self.dither = dither
         mask = dither == .ordered ? DitherMask(plan.layer) : nil
