@@ -52,18 +52,8 @@ func decimal(_ value: Double, places: Int) -> String {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
-/// Writes `text` to stderr, unbuffered, as whole as the system takes it.
+/// Writes `text` to stderr, unbuffered; a failed write is dropped (there is nowhere left to say so).
 func writeToStandardError(_ text: String) {
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
-        if n > 0 {
-            offset += n
-        } else if n < 0 && errno == EINTR {
-            continue
-        } else {
-            return
-        }
-    }
+    var text = text
+    text.withUTF8 { try? FileDescriptorSink(fd: STDERR_FILENO, name: "stderr").write(UnsafeRawBufferPointer($0)) }
 }

@@ -11,7 +11,7 @@ public enum ImageInputs {
         var urls: [URL] = []
         let fm = FileManager.default
         for path in paths {
-            guard let isFolder = FileErrors.isFolder(path) else {
+            guard let isFolder = Paths.isFolder(path) else {
                 throw .input(path, "no such file or folder")
             }
             guard isFolder else {
@@ -44,7 +44,7 @@ public enum ImageInputs {
     /// Decodes PNG files held in memory, in parallel; the first failure in order is thrown,
     /// naming its file by `name`.
     public static func decode(_ files: [(name: String, data: Data)]) throws(CarouselError) -> [RGBAImage] {
-        try images(files.map { FileInMemory(name: $0.name, data: $0.data) }.parallelMap { file in
+        try images(files.parallelMap { file in
             Result { () throws(PNGError) in try PNGCodec.decode(file.data, name: file.name) }
         })
     }
@@ -90,10 +90,4 @@ public enum ImageInputs {
         if !current.isEmpty { out.append(current) }
         return out
     }
-}
-
-/// A named file's bytes, handed to a parallel decode.
-private struct FileInMemory: Sendable {
-    let name: String
-    let data: Data
 }

@@ -85,7 +85,7 @@ public enum AtomicOutput {
             let n = readlink(current, &buffer, buffer.count - 1)
             guard n > 0 else { return current }
             let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            let folder = FileErrors.split(current).folder
+            let folder = Paths.split(current).folder
             current = link.hasPrefix("/") || folder.isEmpty ? link : folder + "/" + link
         }
         return current
@@ -114,7 +114,7 @@ public enum AtomicOutput {
 
     /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask.
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
-        let (folder, base) = FileErrors.split(target)
+        let (folder, base) = Paths.split(target)
         let directory = folder.isEmpty ? "." : folder
         var fd: Int32 = -1, failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
@@ -165,7 +165,7 @@ public enum AtomicOutput {
                                    _ body: (URL) throws(CarouselError) -> Void) throws(CarouselError) {
         let fm = FileManager.default
         let target = URL(fileURLWithPath: resolve(path), isDirectory: true).standardizedFileURL
-        let existing = FileErrors.isFolder(target.path)
+        let existing = Paths.isFolder(target.path)
         if let isFolder = existing {
             guard isFolder else { throw .output(path, "exists and is not a folder") }
             let names: [String]

@@ -13,7 +13,7 @@ struct FileErrorsTests {
             ("/tmp/out/", "/tmp", "out"), ("", "", ""),
         ]
         for (path, folder, name) in cases {
-            let split = FileErrors.split(path)
+            let split = Paths.split(path)
             #expect(split.folder == folder && split.name == name, "\(path): \(split)")
         }
     }
@@ -27,10 +27,10 @@ struct FileErrorsTests {
         try Data("x".utf8).write(to: file)
         try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("link").path,
                                                    withDestinationPath: root.path)
-        #expect(FileErrors.isFolder(root.path) == true)
-        #expect(FileErrors.isFolder(root.appendingPathComponent("link").path) == true)
-        #expect(FileErrors.isFolder(file.path) == false)
-        #expect(FileErrors.isFolder(root.appendingPathComponent("none").path) == nil)
+        #expect(Paths.isFolder(root.path) == true)
+        #expect(Paths.isFolder(root.appendingPathComponent("link").path) == true)
+        #expect(Paths.isFolder(file.path) == false)
+        #expect(Paths.isFolder(root.appendingPathComponent("none").path) == nil)
         let missing = root.appendingPathComponent("none").path
         do {
             _ = try FileManager.default.contentsOfDirectory(atPath: missing)

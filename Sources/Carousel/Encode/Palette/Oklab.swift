@@ -64,6 +64,18 @@ enum Oklab {
     /// The linear light of the 8-bit sRGB level `v`.
     static func linearLight(_ v: Int) -> Float { linear[v] }
 
+    /// Linear sRGB to the cone responses: `cones.l` gives l from (r, g, b), and so on.
+    private static let cones: (l: (Float, Float, Float), m: (Float, Float, Float), s: (Float, Float, Float)) = (
+        (0.412_221_47, 0.536_332_54, 0.051_445_993),
+        (0.211_903_5, 0.680_699_5, 0.107_396_96),
+        (0.088_302_46, 0.281_718_84, 0.629_978_7))
+    /// The cube roots of the cone responses to lightness and the two colour axes: `axes.a`
+    /// gives a from (l, m, s), and so on.
+    private static let axes: (lightness: (Float, Float, Float), a: (Float, Float, Float), b: (Float, Float, Float)) = (
+        (0.210_454_26, 0.793_617_8, -0.004_072_047),
+        (1.977_998_5, -2.428_592_2, 0.450_593_7),
+        (0.025_904_037, 0.782_771_77, -0.808_675_77))
+
     /// The point of the sRGB colour (r, g, b), each 0...255.
     ///
     /// The three cone responses (l, m, s) go through the matrices and cube roots side by side,
@@ -73,13 +85,12 @@ enum Oklab {
     static func point(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
         let table = linear
         let lr = table[Int(r)], lg = table[Int(g)], lb = table[Int(b)]
-        let lms = SIMD4<Float>(0.412_221_47, 0.211_903_5, 0.088_302_46, 0) * lr
-            + SIMD4<Float>(0.536_332_54, 0.680_699_5, 0.281_718_84, 0) * lg
-            + SIMD4<Float>(0.051_445_993, 0.107_396_96, 0.629_978_7, 0) * lb
+        let c = cones, x = axes
+        let lms = SIMD4<Float>(c.l.0, c.m.0, c.s.0, 0) * lr + SIMD4<Float>(c.l.1, c.m.1, c.s.1, 0) * lg
+            + SIMD4<Float>(c.l.2, c.m.2, c.s.2, 0) * lb
         let root = cubeRoots(lms)
-        let lab = SIMD4<Float>(0.210_454_26, 1.977_998_5, 0.025_904_037, 0) * root[0]
-            + SIMD4<Float>(0.793_617_8, -2.428_592_2, 0.782_771_77, 0) * root[1]
-            + SIMD4<Float>(-0.004_072_047, 0.450_593_7, -0.808_675_77, 0) * root[2]
+        let lab = SIMD4<Float>(x.lightness.0, x.a.0, x.b.0, 0) * root[0] + SIMD4<Float>(x.lightness.1, x.a.1, x.b.1, 0) * root[1]
+            + SIMD4<Float>(x.lightness.2, x.a.2, x.b.2, 0) * root[2]
         // Rounded half up, by truncating values made positive.
         let moved = lab * scale + SIMD4<Float>(0.5, Float(offsets.1) + 0.5, Float(offsets.2) + 0.5, 0)
         return (min(limits.0, max(0, Int32(moved[0]))), min(limits.1, max(0, Int32(moved[1]))),
@@ -88,7 +99,7 @@ enum Oklab {
 
     /// The points of eight colours at once, packed as ``OklabPlane`` packs them: lane k is
     /// the point of (r[k], g[k], b[k]), each 0...255. Every lane takes the steps ``point(_:_:_:)``
-    /// takes, in the same order, so its result is the same to the bit.
+    /// takes, with the same constants and in the same order, so its result is the same to the bit.
     static func packedPoints(_ r: SIMD8<UInt32>, _ g: SIMD8<UInt32>, _ b: SIMD8<UInt32>) -> SIMD8<UInt32> {
         let table = linear
         var lr = SIMD8<Float>(), lg = SIMD8<Float>(), lb = SIMD8<Float>()
@@ -97,12 +108,13 @@ enum Oklab {
             lg[k] = table[Int(g[k])]
             lb[k] = table[Int(b[k])]
         }
-        let l = cubeRoots(0.412_221_47 * lr + 0.536_332_54 * lg + 0.051_445_993 * lb)
-        let m = cubeRoots(0.211_903_5 * lr + 0.680_699_5 * lg + 0.107_396_96 * lb)
-        let s = cubeRoots(0.088_302_46 * lr + 0.281_718_84 * lg + 0.629_978_7 * lb)
-        let lightness = (0.210_454_26 * l + 0.793_617_8 * m + -0.004_072_047 * s) * scale + 0.5
-        let a = (1.977_998_5 * l + -2.428_592_2 * m + 0.450_593_7 * s) * scale + (Float(offsets.1) + 0.5)
-        let bAxis = (0.025_904_037 * l + 0.782_771_77 * m + -0.808_675_77 * s) * scale + (Float(offsets.2) + 0.5)
+        let c = cones, x = axes
+        let l = cubeRoots(c.l.0 * lr + c.l.1 * lg + c.l.2 * lb)
+        let m = cubeRoots(c.m.0 * lr + c.m.1 * lg + c.m.2 * lb)
+        let s = cubeRoots(c.s.0 * lr + c.s.1 * lg + c.s.2 * lb)
+        let lightness = (x.lightness.0 * l + x.lightness.1 * m + x.lightness.2 * s) * scale + 0.5
+        let a = (x.a.0 * l + x.a.1 * m + x.a.2 * s) * scale + (Float(offsets.1) + 0.5)
+        let bAxis = (x.b.0 * l + x.b.1 * m + x.b.2 * s) * scale + (Float(offsets.2) + 0.5)
         @inline(__always) func clamped(_ v: SIMD8<Float>, _ limit: Int32) -> SIMD8<UInt32> {
             // Truncated lane by lane: the vector conversion with a rounding rule is generic code.
             var whole = SIMD8<Int32>()
@@ -112,10 +124,13 @@ enum Oklab {
         return clamped(lightness, limits.0) &<< 18 | clamped(a, limits.1) &<< 9 | clamped(bAxis, limits.2)
     }
 
+    /// Added to a third of a float's bits, the first guess at its cube root.
+    private static let cubeRootGuess: UInt32 = 0x2A51_4067
+
     /// The cube roots of eight lanes, each worked out as the four-lane `cubeRoots` does.
     @inline(__always)
     static func cubeRoots(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self) / 3 &+ 0x2A51_4067
+        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self) / 3 &+ cubeRootGuess
         var y = unsafeBitCast(bits, to: SIMD8<Float>.self)
         y = (2 * y + x / (y * y)) * (1 / 3)
         y = (2 * y + x / (y * y)) * (1 / 3)
@@ -132,7 +147,7 @@ enum Oklab {
     /// of a unit of the scaled coordinates. A lane of 0 comes out below 1e-13.
     @inline(__always)
     static func cubeRoots(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        @inline(__always) func guess(_ v: Float) -> Float { Float(bitPattern: v.bitPattern / 3 &+ 0x2A51_4067) }
+        @inline(__always) func guess(_ v: Float) -> Float { Float(bitPattern: v.bitPattern / 3 &+ cubeRootGuess) }
         var y = SIMD4<Float>(guess(x[0]), guess(x[1]), guess(x[2]), guess(x[3]))
         y = (2 * y + x / (y * y)) * (1 / 3)
         y = (2 * y + x / (y * y)) * (1 / 3)
