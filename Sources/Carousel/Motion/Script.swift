@@ -162,7 +162,7 @@ public struct Script: Equatable, Sendable {
             }
             guard let dx = Double(first), dx.isFinite, abs(dx) <= ScriptStep.maximumDrag,
                   first.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }) else {
-                throw StepError(text: "\"\(first)\" is not a distance in pixels; expected a number from -1000000 to 1000000")
+                throw StepError(text: "\"\(first)\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120")
             }
             let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "drag")
             return .drag(dx: dx, duration: duration, easing: easing)

@@ -174,10 +174,12 @@ struct GestureTests {
     /// Steps that make no sense with the finger down, or without it, are errors naming the step.
     @Test(arguments: [
         ("drag", 1, "drag needs a distance DX in pixels (negative = towards the next page), e.g. \"drag -120 0.3\""),
-        ("drag abc", 1, "\"abc\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
-        ("drag inf", 1, "\"inf\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
-        ("drag nan", 1, "\"nan\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
-        ("drag 1e400", 1, "\"1e400\" is not a distance in pixels; expected a number from -1000000 to 1000000"),
+        ("drag abc", 1, "\"abc\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag inf", 1, "\"inf\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag nan", 1, "\"nan\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag 1e400", 1, "\"1e400\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag 1e-308", 1, "\"1e-308\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag 1000000.5", 1, "\"1000000.5\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
         ("hold 1; release", 2, "release with no finger down; a gesture starts with \"drag\" or \"swipe\""),
         ("drag -10; next; release", 2, "next while the finger is down; \"release\" it first"),
         ("drag -10; goto 2; release", 2, "goto while the finger is down; \"release\" it first"),
