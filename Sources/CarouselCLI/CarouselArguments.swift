@@ -69,6 +69,14 @@ struct CarouselArguments: ParsableArguments {
         return values.compactMap { key, value in value.map { (key, $0) } }
     }
 
+    /// Refuses the first of `keys` given as a flag, a usage error naming it with `reason`: an
+    /// option the output format does not have. A config file's keys are left alone (they
+    /// have defaults, so the options cannot tell a key written from none), so one file can
+    /// serve every format.
+    func refuseFlags(_ keys: [OptionKey], _ reason: String) throws(CLIError) {
+        if let key = given.map(\.0).first(where: keys.contains) { throw .usage("\(key.flag): \(reason)") }
+    }
+
     /// `--quiet`, or `"quiet": true` in the config file.
     var isQuiet: Bool {
         quiet || ((try? config.map(ConfigFile.init(path:)))??.quiet ?? false)

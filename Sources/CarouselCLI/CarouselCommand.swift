@@ -11,12 +11,12 @@ import Glibc
 import Darwin
 #endif
 
-/// `carousel`: renders an iOS-style infinite carousel to a GIF or PNG frames.
+/// `carousel`: renders an iOS-style infinite carousel to a GIF, WebP or APNG, or PNG frames.
 @main
 struct CarouselCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "carousel",
-        abstract: "Render the infinite carousel of an iOS app (paging banner with page dots) to a GIF or PNG frames.",
+        abstract: "Render the infinite carousel of an iOS app (paging banner with page dots) to a GIF, WebP or APNG, or PNG frames.",
         version: Carousel.version,
         subcommands: [Render.self, Frame.self, Frames.self, Strip.self]
     )

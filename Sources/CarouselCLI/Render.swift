@@ -18,8 +18,9 @@ struct Render: ParsableCommand {
     func run() throws {
         let start = Date()
         try CLIError.checkOutput(output)
+        let format = try outputFormat(arguments.options().format)
+        if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
         let carousel = try arguments.carousel()
-        let format = try outputFormat(carousel.options.format)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0

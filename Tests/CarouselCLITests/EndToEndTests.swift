@@ -39,9 +39,14 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
         Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "'bmp' is invalid for '--format"),
-        Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101.0"),
+        Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101"),
         Bad(arguments: ["render", "imgs", "--lossless", "-o", "x.gif"], status: 64, says: "--lossless: applies to WebP only, not gif"),
         Bad(arguments: ["render", "imgs", "-o", "-"], status: 64, says: "-o -: give --format gif, webp or apng for standard output"),
+        Bad(arguments: ["render", "imgs", "--colors", "16", "-o", "x.webp"], status: 64, says: "--colors: applies to GIF only, not webp"),
+        Bad(arguments: ["render", "imgs", "--dither", "none", "-o", "x.apng"], status: 64, says: "--dither: applies to GIF only, not apng"),
+        Bad(arguments: ["render", "imgs", "--dot-size", "0"], status: 64, says: "--dot-size: must be above 0 and at most 1000, got 0"),
+        Bad(arguments: ["render", "imgs", "--dot-gap", "-1"], status: 64, says: "--dot-gap: must be 0...1000, got -1"),
+        Bad(arguments: ["render", "imgs", "--touch-size", "1000.5"], status: 64, says: "--touch-size: must be above 0 and at most 1000, got 1000.5"),
         Bad(arguments: ["render", "imgs", "-o", "x.bmp"], status: 64, says: "-o x.bmp: unknown extension; use .gif, .webp, .apng or .png"),
         Bad(arguments: ["render", "imgs", "--script", "hold 1; drag"], status: 1, says: "--script: step 2 \"drag\": drag needs a distance DX"),
         Bad(arguments: ["render", "imgs", "--script", "drag far; release"], status: 1, says: "--script: step 1 \"drag far; release\"".replacingOccurrences(of: "; release", with: "") + ": \"far\" is not a distance in pixels"),
@@ -163,6 +168,24 @@ struct EndToEndTests {
     }
 
     /// A config file and the equivalent flags give byte-identical output; flags override the file.
+    /// A config file's GIF keys do not stop it serving a WebP or APNG render, where the same
+    /// options given as flags are refused; the frame commands take every option, so one set
+    /// describes the animation for `render` and `frames` alike.
+    @Test func gifKeysServeOtherFormats() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        try Data("{\"size\": \"40x24\", \"itemWidth\": 30, \"colors\": 16, \"dither\": \"none\", \"quiet\": true}".utf8)
+            .write(to: w.url.appendingPathComponent("g.json"))
+        for output in ["a.webp", "a.apng"] {
+            let result = try CLI.run(["render", "imgs", "--config", "g.json", "-o", output], in: w.url)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(output): \(result.stderr)")
+            #expect(w.data(output)?.isEmpty == false)
+        }
+        let frames = try CLI.run(["frames", "imgs", "--size", "40x24", "--item-width", "30", "--colors", "16",
+                                  "--dither", "none", "--loop", "2", "--quiet", "-o", "exact"], in: w.url)
+        #expect(frames.status == 0 && frames.stderr.isEmpty, "\(frames.stderr)")
+    }
+
     @Test func configEqualsFlags() throws {
         let w = try Self.prepare()
         defer { w.remove() }

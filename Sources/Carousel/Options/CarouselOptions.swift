@@ -36,9 +36,9 @@ public struct CarouselOptions: Equatable, Sendable {
     public var touches = TouchIndicator()
     /// How many times the animation plays.
     public var loop = LoopMode.forever
-    /// Palette size limit, 2...256.
+    /// The GIF palette size limit, 2...256 (WebP and APNG are full colour).
     public var colors = 256
-    /// Dithering when a frame needs more colours than its palette.
+    /// The GIF dithering when a frame needs more colours than its palette.
     public var dither = Dither.ordered
     /// The animated format; `nil` takes it from the output's extension.
     public var format: OutputFormat?
@@ -55,6 +55,12 @@ public struct CarouselOptions: Equatable, Sendable {
         for key in OptionKey.allCases {
             if let reason = problem(with: key) { throw .invalidOption(key: key, reason: reason) }
         }
+    }
+
+    /// A number as a person writes it in a message: a whole one without ".0" (`0`, `-1`,
+    /// `101`), others as Swift prints them (`1.5`).
+    static func written(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 
     /// Why the value of `key` is out of range, or `nil` when it is fine.
@@ -75,22 +81,22 @@ public struct CarouselOptions: Equatable, Sendable {
             guard case .count(let k) = clones else { return nil }
             return (0...ClonePolicy.maximumCount).contains(k) ? nil : "must be 0...\(ClonePolicy.maximumCount) per side, got \(k)"
         case .hold:
-            return (.zero ... .maximum).contains(hold) ? nil : "must be 0 to 3600 seconds, got \(hold.seconds)"
+            return (.zero ... .maximum).contains(hold) ? nil : "must be 0 to 3600 seconds, got \(Self.written(hold.seconds))"
         case .duration:
-            return (.zero ... .maximum).contains(duration) ? nil : "must be 0 to 3600 seconds, got \(duration.seconds)"
+            return (.zero ... .maximum).contains(duration) ? nil : "must be 0 to 3600 seconds, got \(Self.written(duration.seconds))"
         case .fps:
             return (1...50).contains(fps) ? nil : "must be 1...50, got \(fps)"
         case .dotSize:
-            return dots.size > 0 && dots.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(dots.size)"
+            return dots.size > 0 && dots.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(Self.written(dots.size))"
         case .dotGap:
-            return dots.gap >= 0 && dots.gap <= 1000 ? nil : "must be 0...1000, got \(dots.gap)"
+            return dots.gap >= 0 && dots.gap <= 1000 ? nil : "must be 0...1000, got \(Self.written(dots.gap))"
         case .colors:
             return (2...256).contains(colors) ? nil : "must be 2...256, got \(colors)"
         case .quality:
             guard let quality else { return nil }
-            return (0...100).contains(quality) ? nil : "must be 0...100, got \(quality)"
+            return (0...100).contains(quality) ? nil : "must be 0...100, got \(Self.written(quality))"
         case .touchSize:
-            return touches.size > 0 && touches.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(touches.size)"
+            return touches.size > 0 && touches.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(Self.written(touches.size))"
         case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch, .dotColor,
              .dotCurrentColor, .loop, .dither, .quiet, .touches, .touchColor, .format, .lossless:
             return nil

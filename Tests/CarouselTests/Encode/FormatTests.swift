@@ -98,7 +98,7 @@ struct FormatTests {
             try Self.carousel(quality: 80).encoder(for: .apng)
         }
         var options = CarouselOptions()
-        #expect(throws: CarouselError.invalidOption(key: .quality, reason: "must be 0...100, got 101.0")) {
+        #expect(throws: CarouselError.invalidOption(key: .quality, reason: "must be 0...100, got 101")) {
             try options.set(.quality, to: .text("101"))
         }
     }
