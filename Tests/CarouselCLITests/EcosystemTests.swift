@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The ways in besides a clone: the SwiftPM command plugin, the static release archive,
-/// and the README's Swift code, built as a user would.
+/// and the Swift code of the README and the DocC articles, built as a user would.
 @Suite(.serialized, .enabled(if: SlowTests.enabled, SlowTests.reason))
 struct EcosystemTests {
     static let root = ExamplePackageTests.root
@@ -90,14 +90,30 @@ struct EcosystemTests {
                 "\(libraries)")
     }
 
-    /// Every Swift block of the README that starts with `import` compiles, in a package that
-    /// depends on this checkout: test code (with `@Test`) in a test target, the rest in a function.
+    /// The Swift blocks of a Markdown file.
+    static func swiftBlocks(_ path: String) throws -> [String] {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+        return text.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
+    }
+
+    /// Every Swift block of the README that starts with `import`, and every one of the DocC
+    /// articles but manifest fragments (`// Package.swift`, `.testTarget(`; those without an import take
+    /// `import Carousel`), compiles in a package that depends on this checkout: test code
+    /// (with `@Test`) in a test target, each block in a suite of its own, the rest in a function.
     @Test func readmeSwiftBlocksCompile() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
-            .map { $0.components(separatedBy: "\n```").first ?? "" }
-            .filter { $0.hasPrefix("import ") }
-        #expect(blocks.count >= 3, "the README's library, gesture and snapshot samples")
+        let readme = try Self.swiftBlocks("README.md").filter { $0.hasPrefix("import ") }
+        #expect(readme.count >= 3, "the README's library, gesture and snapshot samples")
+        let catalogues = ["Sources/Carousel/Carousel.docc", "Sources/CarouselSnapshotTesting/CarouselSnapshotTesting.docc"]
+        var articles: [String] = []
+        for catalogue in catalogues {
+            let names = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent(catalogue).path)
+            for name in names.sorted() where name.hasSuffix(".md") {
+                articles += try Self.swiftBlocks("\(catalogue)/\(name)").filter { !$0.hasPrefix("//") && !$0.hasPrefix(".") }
+                    .map { $0.hasPrefix("import ") ? $0 : "import Carousel\n" + $0 }
+            }
+        }
+        #expect(articles.count >= 5, "the DocC articles' library, script and snapshot samples")
+        let blocks = readme + articles
         let fm = FileManager.default
         let package = fm.temporaryDirectory.appendingPathComponent("ReadmeSamples-\(UUID().uuidString)")
         defer { try? fm.removeItem(at: package) }
@@ -111,7 +127,8 @@ struct EcosystemTests {
             let body = lines.filter { !$0.hasPrefix("import ") }.joined(separator: "\n")
             if block.contains("@Test") {
                 tests += 1
-                try block.write(to: package.appendingPathComponent("Tests/SampleTests/Sample\(tests).swift"), atomically: true, encoding: .utf8)
+                let file = "\(imports)\n\n@Suite struct Sample\(tests) {\n\(body)\n}\n"
+                try file.write(to: package.appendingPathComponent("Tests/SampleTests/Sample\(tests).swift"), atomically: true, encoding: .utf8)
             } else {
                 sources += 1
                 let file = "\(imports)\n\nfunc sample\(sources)() throws {\n\(body)\n}\n"
