@@ -452,15 +452,17 @@ def report_workload(result):
     moves = [k for k in picked if phase[k] == "move"]
     hold_share = phase.count("hold") / len(phase)
     print(f"SSIMULACRA2 mean by phase of the sampled frames, and weighted by the timeline's share of hold "
-          f"({hold_share:.1%}) and move frames:\n")
-    print("| pipeline | hold frames | move frames | timeline-weighted |")
-    print("|---|---:|---:|---:|")
+          f"({hold_share:.1%}) and move frames; FLIP mean by phase:\n")
+    print("| pipeline | hold frames | move frames | timeline-weighted | FLIP, hold frames | FLIP, move frames |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name in ("carousel", "ffmpeg", "pngquant"):
-        s = rows[name]["s2"]
+        s, e = rows[name]["s2"], rows[name]["flip"]
         hold_mean = mean([s[k] for k in holds])
         move_mean = mean([s[k] for k in moves]) if moves else hold_mean
+        flip_hold = mean([e[k] for k in holds])
+        flip_move = f"{mean([e[k] for k in moves]):.4f}" if moves else "n/a"
         print(f"| {name} | {hold_mean:.2f} ({len(holds)}) | {move_mean:.2f} ({len(moves)}) "
-              f"| {hold_share * hold_mean + (1 - hold_share) * move_mean:.2f} |")
+              f"| {hold_share * hold_mean + (1 - hold_share) * move_mean:.2f} | {flip_hold:.4f} | {flip_move} |")
     print()
     names = [Path(p).name for p in work.inputs]
     item_width = option(work.options, "--item-width", info["width"])
