@@ -24,7 +24,8 @@ let package = Package(
             dependencies: [
                 "DemoBanner",
                 .product(name: "CarouselSnapshotTesting", package: carousel),
-            ]
+            ],
+            exclude: ["__Snapshots__"]    // the PNG references are not sources
         ),
     ],
     swiftLanguageModes: [.v6]

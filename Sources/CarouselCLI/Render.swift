@@ -31,11 +31,11 @@ struct Render: ParsableCommand {
         reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s, \(bytes) bytes")
     }
 
-    /// `--format`, or the format the output's extension names.
+    /// `--format`, or the format the output's extension names (GIF for a name without one).
     func outputFormat(_ given: OutputFormat?) throws(CLIError) -> OutputFormat {
         if let given { return given }
         if output == "-" { throw .usage("-o -: give --format gif, webp or apng for standard output") }
-        guard let format = OutputFormat(extensionOf: output) else {
+        guard let format = OutputFormat(path: output) else {
             throw .usage("-o \(output): unknown extension; use .gif, .webp, .apng or .png, or give --format gif, webp or apng")
         }
         return format

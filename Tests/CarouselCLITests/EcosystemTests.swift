@@ -169,7 +169,7 @@ struct EcosystemTests {
 
 /// Lossy WebP at the default quality keeps the sample banners at SSIMULACRA2 >= 85 on
 /// average (spec 5b), scored by the `ssimulacra2` Python package on every 12th frame.
-@Suite(.enabled(if: SlowTests.enabled, SlowTests.reason))
+@Suite(.enabled(if: SlowTests.enabled, "scores every 12th frame with Python's ssimulacra2; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"))
 struct WebPQualityTests {
     @Test func defaultQualityScores85() throws {
         let probe = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import ssimulacra2, PIL"],

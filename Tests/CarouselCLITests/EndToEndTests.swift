@@ -43,6 +43,7 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--lossless", "-o", "x.gif"], status: 64, says: "--lossless: applies to WebP only, not gif"),
         Bad(arguments: ["render", "imgs", "-o", "-"], status: 64, says: "-o -: give --format gif, webp or apng for standard output"),
         Bad(arguments: ["render", "imgs", "--colors", "16", "-o", "x.webp"], status: 64, says: "--colors: applies to GIF only, not webp"),
+        Bad(arguments: ["render", "imgs", "--loop", "65536", "-o", "x.webp"], status: 64, says: "--loop: a WebP plays at most 65535 times (its loop count is 16 bits), got 65536"),
         Bad(arguments: ["render", "imgs", "--dither", "none", "-o", "x.apng"], status: 64, says: "--dither: applies to GIF only, not apng"),
         Bad(arguments: ["render", "imgs", "--dot-size", "0"], status: 64, says: "--dot-size: must be above 0 and at most 1000, got 0"),
         Bad(arguments: ["render", "imgs", "--dot-gap", "-1"], status: 64, says: "--dot-gap: must be 0...1000, got -1"),
@@ -108,6 +109,11 @@ struct EndToEndTests {
         #expect(!w.exists("-"))
         let file = try CLI.run(["render", "imgs", "-o", "file.gif", "--quiet"], in: w.url)
         #expect(file.status == 0 && w.data("file.gif") == result.stdout)
+        // A name without an extension takes GIF, the default: /dev/stdout and a plain name.
+        let device = try CLI.run(["render", "imgs", "-o", "/dev/stdout", "--quiet"], in: w.url)
+        #expect(device.status == 0 && device.stdout == result.stdout, "\(device.stderr)")
+        let plain = try CLI.run(["render", "imgs", "-o", "banner", "--quiet"], in: w.url)
+        #expect(plain.status == 0 && w.data("banner") == result.stdout, "\(plain.stderr)")
     }
 
     @Test func sampleImagesFromAnyDirectory() throws {

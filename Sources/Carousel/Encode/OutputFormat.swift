@@ -18,6 +18,22 @@ public enum OutputFormat: String, CaseIterable, Sendable {
         default: return nil
         }
     }
+
+    /// The format `render` writes to `path`: its extension's, or GIF, the default (spec 5b),
+    /// when its name has none (`/dev/stdout`, a FIFO, `banner`); `nil` for an extension no
+    /// format has (`.bmp`), which is more likely a mistake than a wish for a GIF.
+    public init?(path: String) {
+        if let format = OutputFormat(extensionOf: path) {
+            self = format
+            return
+        }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+            self = .gif
+            return
+        }
+        return nil
+    }
 }
 
 #if canImport(FoundationEssentials)
@@ -30,7 +46,8 @@ extension Carousel {
     /// The encoder for `format` with the options' loop, palette and quality settings.
     ///
     /// Throws ``CarouselError/invalidOption(key:reason:)`` for settings the format does not
-    /// have (`quality` or `lossless` with a GIF or APNG) and for a size it cannot hold.
+    /// have (`quality` or `lossless` with a GIF or APNG) and for a size or a number of plays
+    /// it cannot hold.
     public func encoder(for format: OutputFormat) throws(CarouselError) -> any AnimationEncoder {
         if format != .webp {
             if options.lossless { throw .invalidOption(key: .lossless, reason: "applies to WebP only, not \(format.rawValue)") }
@@ -46,6 +63,9 @@ extension Carousel {
             if options.lossless, options.quality != nil {
                 throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")
             }
+            if let plays = options.loop.plays, plays > WebPEncoder.maximumPlays {
+                throw .invalidOption(key: .loop, reason: "a WebP plays at most \(WebPEncoder.maximumPlays) times (its loop count is 16 bits), got \(plays)")
+            }
             return WebPEncoder(quality: options.quality ?? WebPEncoder.defaultQuality, lossless: options.lossless, loop: options.loop)
         case .apng:
             return APNGEncoder(loop: options.loop)
@@ -59,10 +79,11 @@ extension Carousel {
         return sink.data
     }
 
-    /// Writes the animation in `format` (default: from the extension) to `path` atomically.
+    /// Writes the animation in `format` (default: from the extension, GIF when the name has
+    /// none) to `path` atomically.
     public func write(toFile path: String, format: OutputFormat? = nil,
                       progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
-        guard let format = format ?? OutputFormat(extensionOf: path) else {
+        guard let format = format ?? OutputFormat(path: path) else {
             throw .output(path, "unknown extension; use .gif, .webp, .apng or .png, or name the format")
         }
         let encoder = try encoder(for: format)

@@ -130,11 +130,27 @@ struct CubicBezier {
         sample(y1, y2, solve(x))
     }
 
-    /// dy/dx at x: (dy/ds) / (dx/ds) at the parameter s of x; 0 where the curve is flat in
-    /// both (a control point on an end), infinite slopes capped at 1e6.
+    /// dy/dx at x: (dy/ds) / (dx/ds) at the parameter s of x, infinite slopes capped at 1e6.
+    ///
+    /// At the ends the tangent is taken exactly from the control points: towards (x1, y1) at
+    /// the start, from (x2, y2) at the end. Where that control point sits on the end itself,
+    /// the curve leaves along the other one (`ease-in`, (0.42, 0, 1, 1), ends with slope
+    /// 1 / 0.58), and where both do, along the chord (slope 1). So `ease` and `ease-out`,
+    /// whose y2 is 1, end with a slope of exactly 0, which the finger's release velocity
+    /// needs (spec 3b: v = 0 when E'(1) = 0); the polynomial evaluated at s = 1 can leave a
+    /// rounding error there, a tiny velocity that picks the page behind.
     func slope(atX x: Double) -> Double {
+        if x <= 0 || x >= 1 {
+            let tangents = x <= 0 ? [(x1, y1), (x2, y2), (1, 1)] : [(1 - x2, 1 - y2), (1 - x1, 1 - y1), (1, 1)]
+            let (dx, dy) = tangents.first { $0.0 != 0 || $0.1 != 0 } ?? (1, 1)
+            return CubicBezier.ratio(dy, dx)
+        }
         let s = solve(x)
-        let dx = derivative(x1, x2, s), dy = derivative(y1, y2, s)
+        return CubicBezier.ratio(derivative(y1, y2, s), derivative(x1, x2, s))
+    }
+
+    /// dy / dx, capped at ±1e6 (a vertical tangent); 0 where both vanish.
+    private static func ratio(_ dy: Double, _ dx: Double) -> Double {
         if abs(dx) < 1e-12 { return abs(dy) < 1e-12 ? 0 : (dy > 0 ? 1e6 : -1e6) }
         return max(-1e6, min(1e6, dy / dx))
     }

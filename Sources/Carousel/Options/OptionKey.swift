@@ -81,7 +81,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .dotGap: return "Gap between dots in pixels, 0...1000. Default: 8."
         case .dotColor: return "Colour of the other dots: #RRGGBB or #RRGGBBAA. Default: #808080."
         case .dotCurrentColor: return "Colour of the current dot: #RRGGBB or #RRGGBBAA. Default: #FFFFFF."
-        case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536). Default: forever."
+        case .loop: return "How often the animation plays: forever, once, or N total plays (1...65536; a WebP at most 65535). Default: forever."
         case .colors: return "GIF palette size limit, 2...256. Default: 256."
         case .dither: return "GIF dithering when a frame needs more colours than its palette: none, ordered (a pattern fixed to the content) or diffusion (Floyd-Steinberg). Default: ordered."
         case .format: return "Output format of render: gif, webp or apng. Default: from the extension of -o (.gif, .webp, .apng or .png); needed with -o -."

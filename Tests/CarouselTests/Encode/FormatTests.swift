@@ -29,6 +29,14 @@ struct FormatTests {
         #expect(OutputFormat(extensionOf: path) == nil)
     }
 
+    /// What `render` writes: the extension's format, GIF for a name without one, nothing for
+    /// an extension no format has.
+    @Test(arguments: [("a.webp", OutputFormat?.some(.webp)), ("/dev/stdout", .gif), ("/dev/fd/1", .gif), ("banner", .gif),
+                      (".gif", .gif), ("dir.webp/name", .gif), ("a.bmp", nil), ("a.jpg", nil)])
+    func formatOfAPath(_ path: String, _ format: OutputFormat?) {
+        #expect(OutputFormat(path: path) == format)
+    }
+
     /// APNG: every decoded frame equals the exact frame, delays are exact fractions,
     /// frames after the first cover only what changed, and the loop count is `--loop`.
     @Test(arguments: [LoopMode.forever, LoopMode.plays(3)!])
@@ -101,5 +109,21 @@ struct FormatTests {
         #expect(throws: CarouselError.invalidOption(key: .quality, reason: "must be 0...100, got 101")) {
             try options.set(.quality, to: .text("101"))
         }
+    }
+
+    /// A WebP's loop count is 16 bits: 65535 plays are written, 65536 (a GIF's most) refused,
+    /// naming `--loop`, before anything is encoded, and by the encoder itself.
+    @Test func webPPlaysAtMost65535Times() throws {
+        let most = try DecodedWebP(try Self.carousel(loop: .plays(65535)!, lossless: true).data(format: .webp))
+        #expect(most.loopCount == 65535)
+        let carousel = try Self.carousel(loop: .plays(65536)!)
+        #expect(throws: CarouselError.invalidOption(key: .loop, reason: "a WebP plays at most 65535 times (its loop count is 16 bits), got 65536")) {
+            try carousel.encoder(for: .webp)
+        }
+        #expect(throws: CarouselError.output("<memory>", "a WebP plays at most 65535 times; this one would play 65536")) {
+            try carousel.write(with: WebPEncoder(loop: .plays(65536)!), to: MemorySink(), name: "<memory>")
+        }
+        #expect(try Self.carousel(loop: .plays(65536)!).data(format: .gif).count > 0)
+        #expect(try Self.carousel(loop: .plays(65536)!).data(format: .apng).count > 0)
     }
 }

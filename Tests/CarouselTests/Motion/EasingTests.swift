@@ -44,6 +44,32 @@ struct EasingTests {
         }
     }
 
+    /// The end slopes come from the control points, exactly: y2 = 1 ends at rest (0, not a
+    /// rounding error's tiny number), a control point on an end hands the tangent to the
+    /// other one, and the interior agrees with a difference quotient.
+    @Test(arguments: [
+        ("ease", 1.0, 0.0), ("ease-out", 1.0, 0.0), ("ease-in-out", 1.0, 0.0), ("linear", 1.0, 1.0),
+        ("ease-in", 1.0, 1 / 0.58), ("ease-in", 0.0, 0.0), ("ease-out", 0.0, 1 / 0.58), ("ease", 0.0, 0.4),
+        ("cubic-bezier(0,0,1,1)", 1.0, 1.0), ("cubic-bezier(0,0,1,1)", 0.0, 1.0),
+        ("cubic-bezier(1,1,1,1)", 1.0, 1.0), ("cubic-bezier(0.5,0,1,1)", 1.0, 2.0), ("cubic-bezier(0,0,0.5,0)", 0.0, 0.0),
+    ])
+    func endSlopes(_ name: String, _ u: Double, _ expected: Double) throws {
+        let easing = try #require(Easing(name))
+        let slope = easing.slope(at: u, duration: 1)
+        #expect(abs(slope - expected) < 1e-12, "\(name) at \(u): \(slope)")
+        if expected == 0 { #expect(slope == 0, "\(name) at \(u): exactly 0, got \(slope)") }
+    }
+
+    @Test(arguments: ["ease", "ease-in", "ease-out", "ease-in-out", "cubic-bezier(0.1,0.7,1,0.1)"])
+    func interiorSlopeIsTheCurvesOwn(_ name: String) throws {
+        let easing = try #require(Easing(name))
+        for u in stride(from: 0.05, through: 0.95, by: 0.05) {
+            let h = 1e-6
+            let quotient = (easing.value(at: u + h, duration: 1) - easing.value(at: u - h, duration: 1)) / (2 * h)
+            #expect(abs(easing.slope(at: u, duration: 1) - quotient) < 1e-4, "\(name) at \(u)")
+        }
+    }
+
     @Test func springOvershootsWhenUnderdamped() throws {
         let bouncy = try #require(Easing("spring(0.3,0.5)"))
         let peak = stride(from: 0.0, through: 1, by: 0.01).map { bouncy.value(at: $0, duration: 1.5) }.max() ?? 0

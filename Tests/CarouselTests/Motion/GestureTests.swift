@@ -42,6 +42,12 @@ struct GestureTests {
         Release(script: "drag -70 0.3 ease-out; release", q: 0.7, target: 1, settle: 300_000),
         // ease-in-out too: round(0.5) = 1, half up.
         Release(script: "drag -50 0.3 ease-in-out; release", q: 0.5, target: 1, settle: 300_000),
+        // ease, y2 = 1: E'(1) = 0 exactly, v = 0, round(0.6) = 1 over --duration (a rounding error
+        // in the slope once gave a tiny negative v, floor(0.6) = 0 over 0.6 s).
+        Release(script: "drag -60 0.3 ease; release", q: 0.6, target: 1, settle: 300_000),
+        // ease-in ends along its first control point: E'(1) = 1 / 0.58, v = 0.3 / 0.58 / 0.1 > 0,
+        // ceil(0.3) = 1, 3 * 0.7 / v = 0.406 s.
+        Release(script: "drag -30 0.1 ease-in; release", q: 0.3, target: 1, settle: 406_000),
         // Several pages at once, past the last page and its clone: q = 6.2, v = 5.5, ceil = 7, 3 * 0.8 / 5.5 s.
         Release(script: "goto 5 0.3; drag -220 0.4; release", q: 6.2, target: 7, settle: 436_364),
         // Landing exactly on a page: nothing to settle.

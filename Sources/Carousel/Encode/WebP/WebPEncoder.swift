@@ -20,6 +20,9 @@ public struct WebPEncoder: AnimationEncoder {
     /// How many times the animation plays.
     public var loop: LoopMode
 
+    /// The most plays a WebP's loop count (16 bits; 0 is endless) can say: one fewer than a GIF's.
+    public static let maximumPlays = 65535
+
     /// The default quality: the sample banners score SSIMULACRA2 >= 85 on average at it.
     public static let defaultQuality = 97.0
 
@@ -38,6 +41,9 @@ public struct WebPEncoder: AnimationEncoder {
                        progress: (Int, Int) -> Void) throws(CarouselError) {
         guard plan.width <= WebPEncoder.maximumDimension, plan.height <= WebPEncoder.maximumDimension else {
             throw .output(name, "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; this one would be \(plan.width)x\(plan.height)")
+        }
+        if let plays = loop.plays, plays > WebPEncoder.maximumPlays {
+            throw .output(name, "a WebP plays at most \(WebPEncoder.maximumPlays) times; this one would play \(plays)")
         }
         var options = WebPAnimEncoderOptions()
         guard carousel_webp_anim_encoder_options_init(&options) != 0 else { throw .output(name, "libwebp: version mismatch") }
