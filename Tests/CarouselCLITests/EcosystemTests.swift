@@ -61,6 +61,16 @@ struct EcosystemTests {
 
     /// The release archive's binary renders the default carousel with no Swift toolchain
     /// on PATH or LD_LIBRARY_PATH, links no Swift library, and says its version.
+    /// `scripts/fuzz` builds each libFuzzer target with the engine's sources (and the system
+    /// libraries they import) and runs it: a few seconds each, no crash.
+    @Test(arguments: ["png", "script", "config"])
+    func fuzzTargetsBuildAndRun(_ target: String) throws {
+        let fuzzed = try Self.run("/bin/bash", ["scripts/fuzz", target, "3"], in: Self.root)
+        let out = String(decoding: fuzzed.stdout, as: UTF8.self)
+        #expect(fuzzed.status == 0, "\(fuzzed.stderr.suffix(3000))\(out.suffix(2000))")
+        #expect(out.contains("crashes: 0"), "\(out.suffix(2000))")
+    }
+
     @Test func releaseArchiveRunsWithoutSwift() throws {
         let made = try Self.run("/bin/bash", ["scripts/make-release"], in: Self.root)
         #expect(made.status == 0, "\(made.stderr.suffix(2000))")
