@@ -1,0 +1,29 @@
+import Carousel
+import CarouselSnapshotTesting
+import Foundation
+import SnapshotTesting
+import XCTest
+
+/// The strategies under XCTest, as most apps' snapshot suites still run them: a frame and
+/// frames match their references, and a changed frame fails with the pixels counted and the
+/// three images written (checked through `verifySnapshot`, which returns the failure).
+final class CarouselXCTests: XCTestCase {
+    func testFrameAtStart() throws {
+        assertSnapshot(of: try CarouselSnapshotTests.carousel(), as: .frame(at: 0))
+    }
+
+    func testFramesThroughAMove() throws {
+        assertSnapshot(of: try CarouselSnapshotTests.carousel(), as: .frames(at: [0.4, 0.8]))
+    }
+
+    func testAChangedFrameFails() throws {
+        let recoloured = try CarouselSnapshotTests.carousel(current: RGBA(r: 255, g: 0, b: 0))
+        let failure = verifySnapshot(of: recoloured, as: .frame(at: 0), record: .never, testName: "testFrameAtStart")
+        let message = try XCTUnwrap(failure)
+        XCTAssertTrue(message.contains("Carousel frame differs from its reference: "), message)
+        XCTAssertTrue(message.contains("Difference: ") && message.contains("carousel-snapshots/"), message)
+        let path = try XCTUnwrap(message.split(separator: "\n").first { $0.hasPrefix("Difference: ") })
+            .dropFirst("Difference: ".count).trimmingCharacters(in: .whitespaces)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
+    }
+}
