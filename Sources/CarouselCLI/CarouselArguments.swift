@@ -106,8 +106,12 @@ struct CarouselArguments: ParsableArguments {
 
     /// The carousel these arguments describe, its images decoded.
     func carousel() throws(CLIError) -> Carousel {
-        let options = try options()
-        return try attributed { () throws(CarouselError) in
+        try carousel(options: options())
+    }
+
+    /// The carousel of these arguments' images with `options` (from ``options()``).
+    func carousel(options: CarouselOptions) throws(CLIError) -> Carousel {
+        try attributed { () throws(CarouselError) in
             guard !images.isEmpty else { return try Carousel(images: SampleBanners.images(), options: options) }
             return try Carousel(images: ImageInputs.load(ImageInputs.resolve(images)), options: options)
         }

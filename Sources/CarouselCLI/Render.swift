@@ -18,9 +18,10 @@ struct Render: ParsableCommand {
     func run() throws {
         let start = Date()
         try CLIError.checkOutput(output)
-        let format = try outputFormat(arguments.options().format)
+        let options = try arguments.options()
+        let format = try outputFormat(options.format)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
-        let carousel = try arguments.carousel()
+        let carousel = try arguments.carousel(options: options)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0

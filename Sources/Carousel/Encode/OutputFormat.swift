@@ -9,9 +9,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The format an output file's extension names (`.png` is APNG for `render`), or `nil`.
     public init?(extensionOf path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-        switch name[name.index(after: dot)...].lowercased() {
+        switch OutputFormat.fileExtension(path) {
         case "gif": self = .gif
         case "webp": self = .webp
         case "apng", "png": self = .apng
@@ -23,16 +21,19 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// when its name has none (`/dev/stdout`, a FIFO, `banner`); `nil` for an extension no
     /// format has (`.bmp`), which is more likely a mistake than a wish for a GIF.
     public init?(path: String) {
-        if let format = OutputFormat(extensionOf: path) {
-            self = format
-            return
-        }
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+        guard OutputFormat.fileExtension(path) != nil else {
             self = .gif
             return
         }
-        return nil
+        self.init(extensionOf: path)
+    }
+
+    /// The extension of `path`'s name, lowercased: what follows its last dot, unless that
+    /// dot begins the name (`.gif` is a hidden file's whole name); nil when there is none.
+    private static func fileExtension(_ path: String) -> String? {
+        let name = Paths.split(path).name
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return name[name.index(after: dot)...].lowercased()
     }
 }
 
@@ -63,9 +64,7 @@ extension Carousel {
             if options.lossless, options.quality != nil {
                 throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")
             }
-            if let plays = options.loop.plays, plays > WebPEncoder.maximumPlays {
-                throw .invalidOption(key: .loop, reason: "a WebP plays at most \(WebPEncoder.maximumPlays) times (its loop count is 16 bits), got \(plays)")
-            }
+            if let reason = WebPEncoder.problem(with: options.loop) { throw .invalidOption(key: .loop, reason: reason) }
             return WebPEncoder(quality: options.quality ?? WebPEncoder.defaultQuality, lossless: options.lossless, loop: options.loop)
         case .apng:
             return APNGEncoder(loop: options.loop)

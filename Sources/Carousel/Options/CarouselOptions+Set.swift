@@ -122,7 +122,7 @@ extension CarouselOptions {
         }
         if let reason = problem(with: key) {
             throw .invalidOption(key: key, reason: beyond.map {
-                reason.replacingEvery("got \($0.saturated)", with: "got \($0.written)")
+                reason.replacing("got \($0.saturated)", with: "got \($0.written)")
             } ?? reason)
         }
         // Every whole-number option has a range that `Int.max` and `Int.min` are outside.

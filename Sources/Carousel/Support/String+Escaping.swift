@@ -32,22 +32,3 @@ extension StringProtocol {
         return String(out)
     }
 }
-
-extension String {
-    /// The text with each occurrence of `target`, taken from the start without overlaps,
-    /// replaced by `replacement`.
-    func replacingEvery(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var out = "", i = startIndex, copied = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(target) {
-                out += self[copied..<i] + replacement
-                i = index(i, offsetBy: target.count)
-                copied = i
-            } else {
-                i = index(after: i)
-            }
-        }
-        return out + self[copied...]
-    }
-}

@@ -120,7 +120,7 @@ struct FormatTests {
         #expect(throws: CarouselError.invalidOption(key: .loop, reason: "a WebP plays at most 65535 times (its loop count is 16 bits), got 65536")) {
             try carousel.encoder(for: .webp)
         }
-        #expect(throws: CarouselError.output("<memory>", "a WebP plays at most 65535 times; this one would play 65536")) {
+        #expect(throws: CarouselError.output("<memory>", "a WebP plays at most 65535 times (its loop count is 16 bits), got 65536")) {
             try carousel.write(with: WebPEncoder(loop: .plays(65536)!), to: MemorySink(), name: "<memory>")
         }
         #expect(try Self.carousel(loop: .plays(65536)!).data(format: .gif).count > 0)

@@ -23,6 +23,12 @@ public struct WebPEncoder: AnimationEncoder {
     /// The most plays a WebP's loop count (16 bits; 0 is endless) can say: one fewer than a GIF's.
     public static let maximumPlays = 65535
 
+    /// Why a WebP cannot play `loop` times, or nil when it can.
+    static func problem(with loop: LoopMode) -> String? {
+        guard let plays = loop.plays, plays > maximumPlays else { return nil }
+        return "a WebP plays at most \(maximumPlays) times (its loop count is 16 bits), got \(plays)"
+    }
+
     /// The default quality: the sample banners score SSIMULACRA2 >= 85 on average at it.
     public static let defaultQuality = 97.0
 
@@ -42,9 +48,7 @@ public struct WebPEncoder: AnimationEncoder {
         guard plan.width <= WebPEncoder.maximumDimension, plan.height <= WebPEncoder.maximumDimension else {
             throw .output(name, "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; this one would be \(plan.width)x\(plan.height)")
         }
-        if let plays = loop.plays, plays > WebPEncoder.maximumPlays {
-            throw .output(name, "a WebP plays at most \(WebPEncoder.maximumPlays) times; this one would play \(plays)")
-        }
+        if let reason = WebPEncoder.problem(with: loop) { throw .output(name, reason) }
         var options = WebPAnimEncoderOptions()
         guard carousel_webp_anim_encoder_options_init(&options) != 0 else { throw .output(name, "libwebp: version mismatch") }
         options.anim_params.loop_count = Int32(loop.plays ?? 0)
