@@ -38,6 +38,10 @@ enum SignalCleanup {
             source.resume()
             sources.append(source)
         }
+        // A reader that closes its end of the pipe (`carousel render -o - --format gif | head`,
+        // a FIFO's reader quitting) makes the write fail with EPIPE, reported as one line and
+        // exit 1 like any other write error, rather than SIGPIPE ending the process unheard.
+        signal(SIGPIPE, SIG_IGN)
         #if os(Linux)
         installCrashHandlers()
         #endif

@@ -116,6 +116,22 @@ struct EndToEndTests {
         #expect(plain.status == 0 && w.data("banner") == result.stdout, "\(plain.stderr)")
     }
 
+    /// A reader that closes the pipe early (`| head -c 6`) ends the render with one line
+    /// and exit 1, as any failed write does, not with SIGPIPE (status 141, nothing said).
+    @Test func closedPipeIsOneLine() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        let script = "'\(binary.path)' render -o - --format gif --quiet 2>err.txt | head -c 6 > head.txt; echo ${PIPESTATUS[0]} > status.txt"
+        let shell = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url, timeout: 300)
+        #expect(shell.status == 0)
+        let status = String(decoding: try #require(w.data("status.txt")), as: UTF8.self)
+        let stderr = String(decoding: try #require(w.data("err.txt")), as: UTF8.self)
+        #expect(status == "1\n", "status \(status), stderr \(stderr)")
+        #expect(stderr == "error: <stdout>: Broken pipe\n")
+        #expect(w.data("head.txt") == Data("GIF89a".utf8))
+    }
+
     @Test func sampleImagesFromAnyDirectory() throws {
         let w = try Self.prepare()
         defer { w.remove() }
