@@ -76,16 +76,22 @@ def prepare(exe, work, folder):
     return result
 
 
-def main():
+def start(tool):
+    """The command line's workload (samples when none is named) and render options, the binary,
+    the workload, its cache folder and what prepare() made there; exits on an unknown workload."""
     args = sys.argv[1:]
     name = args.pop(0) if args and not args[0].startswith("-") else "samples"
     exe = os.environ.get("CAROUSEL_BIN", ".build/release/carousel")
     works = [w for w in quality.workloads([name]) if w.name == name]
     if not works:
-        sys.exit(f"quality-probe: no workload named {name} (samples, photos, gradients)")
+        sys.exit(f"{tool}: no workload named {name} (samples, photos, gradients)")
     work = works[0]
     folder = quality.CACHE / "probe" / name
-    ref = prepare(exe, work, folder)
+    return name, args, exe, work, folder, prepare(exe, work, folder)
+
+
+def main():
+    name, args, exe, work, folder, ref = start("quality-probe")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         gif = tmp / "out.gif"

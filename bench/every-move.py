@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The per-frame goal on every moving frame of one workload, not only the sampled ones.
+
+    CAROUSEL_BIN=.build/release/carousel python3 bench/every-move.py [WORKLOAD] [RENDER OPTIONS...]
+    e.g.  python3 bench/every-move.py photos
+
+quality-bench.py and quality-probe.py score a sample of the timeline's frames (the first
+frame of each hold and a few frames of each move). A hold's frames are one picture, so
+its first frame stands for all of them; a move's frames are each a picture of their
+own. This script renders the workload's GIF (quality-bench.py's images and options, the
+RENDER OPTIONS added), and scores every frame of every move with SSIMULACRA2 against
+the exact frame, beside pngquant's score on that frame (`pngquant 256`, default
+dithering, each frame on its own). It prints the moving frames' mean beside
+pngquant's, how many fall more than 5 below pngquant's, and the eight largest gaps.
+
+It uses quality-probe.py's cache (bench/.cache/probe/WORKLOAD: exact frames, ffmpeg's
+GIF), made on first use, and keeps pngquant's frames and scores for every moving frame
+beside it (pngquant-moves/, pngquant-moves.json). About a minute for the sample banners
+and the photos, three for the gradients, on 2 cores after the cache is made.
+Exit status 0 when everything was measured, whether or not the goal passes.
+"""
+import importlib.util, json, os, sys, tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+
+# quality-probe.py, registered as a module so that worker processes find its functions.
+_spec = importlib.util.spec_from_file_location("quality_probe", BENCH / "quality-probe.py")
+probe = importlib.util.module_from_spec(_spec)
+sys.modules["quality_probe"] = probe
+_spec.loader.exec_module(probe)
+quality, formats, score = probe.quality, probe.formats, probe.score
+
+
+def pngquant_scores(folder, moving):
+    """pngquant's SSIMULACRA2 on each moving frame, made once."""
+    done = folder / "pngquant-moves.json"
+    if done.exists():
+        kept = json.loads(done.read_text())
+        if kept["frames"] == moving:
+            return kept["scores"]
+    out = folder / "pngquant-moves"
+    out.mkdir(exist_ok=True)
+    pairs = []
+    for k in moving:
+        src, dst = folder / "exact" / f"frame-{k:05d}.png", out / f"frame-{k:05d}.png"
+        if not dst.exists():
+            quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
+        pairs.append((str(src), str(dst)))
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        scores = list(pool.map(score, pairs))
+    done.write_text(json.dumps({"frames": moving, "scores": scores}))
+    return scores
+
+
+def main():
+    name, args, exe, work, folder, ref = probe.start("every-move")
+    moving = [k for k, phase in enumerate(ref["phase"]) if phase == "move"]
+    reference = pngquant_scores(folder, moving)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        gif = tmp / "out.gif"
+        quality.run([*work.carousel(exe, "render", *args), "-o", gif])
+        size = gif.stat().st_size
+        frames = formats.frames_of(gif, ref["count"], ref["fps"])
+        pairs = []
+        for k in moving:
+            frames[k].save(tmp / f"d-{k}.png")
+            pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
+        with ProcessPoolExecutor(os.cpu_count()) as pool:
+            scores = list(pool.map(score, pairs))
+    gaps = sorted(zip((s - q for s, q in zip(scores, reference)), moving, scores, reference))
+    below = [g for g in gaps if g[0] < -quality.PER_FRAME_MARGIN]
+    print(f"{name} {' '.join(args) or '(defaults)'}: {size:,} bytes; {len(moving)} moving frames, SSIMULACRA2 mean "
+          f"{sum(scores) / len(scores):.2f} (pngquant {sum(reference) / len(reference):.2f}); "
+          f"{len(below)} more than {quality.PER_FRAME_MARGIN:g} below pngquant's")
+    print("largest gaps (frame: carousel / pngquant): " +
+          ", ".join(f"{k}: {s:.1f} / {q:.1f} ({g:+.1f})" for g, k, s, q in gaps[:8]))
+
+
+if __name__ == "__main__":
+    main()
