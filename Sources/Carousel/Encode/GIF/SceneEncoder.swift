@@ -448,8 +448,8 @@ struct SceneEncoder: Sendable {
                 let c = rest.palette[Int(s.restIndex)]
                 if !reserved.contains(c) { reserved.append(c) }
             }
-            // Settling takes at most three quarters of the palette; the rest is for what moves.
-            if reserved.count > PaletteDesigner.reservable(maxColors) {
+            // Settling takes at most half the palette; the rest is for what moves.
+            if reserved.count > SceneEncoder.settlingColors(maxColors) {
                 settled = []
                 reserved = overlayReservations
             }
@@ -897,12 +897,24 @@ struct SceneEncoder: Sendable {
     /// eighths, so three eighths are designed for what moves. Measured with
     /// `python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560` (bytes;
     /// pixels that change where the exact frames do not; SSIMULACRA2 on white, mean and
-    /// worst of every 12th frame): three quarters (``PaletteDesigner/reservable(_:)``, the
-    /// settling's limit on an opaque background) 2,086,051, 4,052, 88.40 (worst 77.14, the
+    /// worst of every 12th frame): three quarters (``PaletteDesigner/reservable(_:)``, then
+    /// also the settling's limit on an opaque background) 2,086,051, 4,052, 88.40 (worst 77.14, the
     /// first frame of a move); **five eighths** 2,086,596, 4,873, 88.56 (80.88); a half
     /// 2,085,315, 8,168, 88.60 (81.89). Whole frames, each with its own palette, gave
     /// 2,780,576, 9,563, 88.37 (80.43).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
+
+    /// How many of a moving frame's `maxColors` entries the rest's colours may take where the
+    /// frame's pixels settle into the rest after the move (``Settling``, an opaque
+    /// background): half, so half is designed for what still moves; past it, the frame draws
+    /// its settling pixels itself. Scored on every moving frame (`python3 bench/every-move.py
+    /// gradients`: bytes, the moving frames' SSIMULACRA2 mean against pngquant's 79.34, the
+    /// frames more than 5 below pngquant's and the worst gap): three quarters 14,524,166,
+    /// 80.21, 4 (−11.8: the retina's optic disc posterized as a move closes, the colour
+    /// wheel striped and shifted mid-move); five eighths 14,497,124, 80.57, 2 (−10.0);
+    /// **a half** 14,417,007, 80.87, 0 (−2.8); three eighths 14,434,173, 80.88, 0 (−2.7).
+    /// The sample banners' and the photographs' GIFs are the same bytes at each.
+    static func settlingColors(_ maxColors: Int) -> Int { maxColors / 2 }
 
     /// Extra squared error a moving pixel may take to repeat its left neighbour's index.
     static let moveRunSlack: Int32 = 16
