@@ -552,6 +552,29 @@ struct QuantizerTests {
         #expect(oklab * 10 < rgb * 9, "Oklab \(oklab), RGB \(rgb)")
     }
 
+    /// A small patch of a colour far from the rest of the picture gets an entry near it
+    /// (``PaletteDesigner/uncoveredDistance``): median cut alone puts it in a box with a
+    /// larger area and draws it in their mean. A 256x256 field of reds and oranges whose
+    /// blue varies from pixel to pixel, with a 3x3 patch of light blue; 32 entries designed
+    /// in Oklab.
+    @Test func farColoursGetEntries() {
+        var image = RGBAImage(width: 256, height: 256)
+        for y in 0..<256 {
+            for x in 0..<256 {
+                image[x, y] = RGBA(r: UInt8(128 + x / 2), g: UInt8(40 + y / 2), b: UInt8(20 + (x ^ y) % 40))
+            }
+        }
+        let patch = RGBA(r: 150, g: 200, b: 255)
+        for y in 60..<63 { for x in 60..<63 { image[x, y] = patch } }
+        let palette = PaletteDesigner(maxColors: 32, space: .oklab).design(image).palette
+        let p = Oklab.point(patch)
+        let nearest = palette.map { e -> Int32 in
+            let q = Oklab.point(e), d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
+            return d.0 * d.0 + d.1 * d.1 + d.2 * d.2
+        }.min()!
+        #expect(nearest <= PaletteDesigner.uncoveredDistance, "the patch's nearest entry is \(nearest) away")
+    }
+
     /// The perceptual weights count green above red: a grey is nearer the entry 12 off in
     /// red than the one 10 off in green, where plain RGB says the opposite.
     @Test func perceptualWeightsFavourGreen() {
