@@ -36,10 +36,10 @@ public struct PaletteDesigner: Sendable {
     /// refinements, while a histogram bin lies more than this squared distance in Oklab points
     /// (``Oklab``: lightness 0...990; 48 points, about 0.05 in Oklab's units) from every entry,
     /// the least used entry moves onto the farthest such bin, for up to one entry in
-    /// ``uncoveredShare``, and one more refinement follows. Median cut splits by how many pixels a box
-    /// holds, so a small patch of a colour far from the rest (a launch pad's lights at the
-    /// edge of a photograph, the bright disc of a retina) shares a box with larger areas and
-    /// was drawn in their mean. Scored on every moving frame (`python3 bench/every-move.py
+    /// ``uncoveredShare``, and one more refinement follows. Median cut splits by how many
+    /// pixels a box holds, so a small patch of a colour far from the rest (a launch pad's
+    /// lights at the edge of a photograph, the bright disc of a retina) shares a box with
+    /// larger areas and was drawn in their mean. Scored on every moving frame (`python3 bench/every-move.py
     /// WORKLOAD`: bytes, the moving frames' SSIMULACRA2 mean, the frames more than 5 below
     /// pngquant's and the worst gap; sample banners / photographs / gradients), against
     /// 2,170,259 / 8,572,139 / 14,417,007 bytes, 87.05 / 78.78 / 80.87, 0 / 1 / 0 and
