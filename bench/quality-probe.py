@@ -82,6 +82,8 @@ def start(tool):
     args = sys.argv[1:]
     name = args.pop(0) if args and not args[0].startswith("-") else "samples"
     exe = os.environ.get("CAROUSEL_BIN", ".build/release/carousel")
+    if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+        sys.exit(f"{tool}: {exe}: no carousel binary there (swift build -c release, or set CAROUSEL_BIN)")
     works = [w for w in quality.workloads([name]) if w.name == name]
     if not works:
         sys.exit(f"{tool}: no workload named {name} (samples, photos, gradients)")
