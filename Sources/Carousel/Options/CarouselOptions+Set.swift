@@ -121,9 +121,12 @@ extension CarouselOptions {
             guard case .boolean = value else { throw invalid() }
         }
         if let reason = problem(with: key) {
-            throw .invalidOption(key: key, reason: beyond.map {
-                reason.replacing("got \($0.saturated)", with: "got \($0.written)")
-            } ?? reason)
+            // Every whole-number option's reason ends in "got <value>"; the value is shown as
+            // written. (Suffix arithmetic, not `replacing(_:with:)`, which needs macOS 13.)
+            if let beyond, reason.hasSuffix("got \(beyond.saturated)") {
+                throw .invalidOption(key: key, reason: reason.dropLast("\(beyond.saturated)".count) + beyond.written)
+            }
+            throw .invalidOption(key: key, reason: reason)
         }
         // Every whole-number option has a range that `Int.max` and `Int.min` are outside.
         if beyond != nil { throw invalid() }
