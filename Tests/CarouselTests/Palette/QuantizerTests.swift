@@ -575,6 +575,27 @@ struct QuantizerTests {
         #expect(nearest <= PaletteDesigner.uncoveredDistance, "the patch's nearest entry is \(nearest) away")
     }
 
+    /// A far colour that a reserved entry already shows takes no designed entry: the same
+    /// field and patch, the patch's colour reserved beside 32 designed entries.
+    @Test func reservedColoursCountAsCovered() {
+        var image = RGBAImage(width: 256, height: 256)
+        for y in 0..<256 {
+            for x in 0..<256 {
+                image[x, y] = RGBA(r: UInt8(128 + x / 2), g: UInt8(40 + y / 2), b: UInt8(20 + (x ^ y) % 40))
+            }
+        }
+        let patch = RGBA(r: 150, g: 200, b: 255)
+        for y in 60..<63 { for x in 60..<63 { image[x, y] = patch } }
+        let palette = PaletteDesigner(maxColors: 33, space: .oklab).design(image, reserved: [patch]).palette
+        let p = Oklab.point(patch)
+        let near = palette.dropFirst().filter { e in
+            let q = Oklab.point(e), d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
+            return d.0 * d.0 + d.1 * d.1 + d.2 * d.2 <= PaletteDesigner.uncoveredDistance
+        }
+        #expect(palette.first == patch)
+        #expect(near.isEmpty, "designed entries near the reserved patch: \(near)")
+    }
+
     /// The perceptual weights count green above red: a grey is nearer the entry 12 off in
     /// red than the one 10 off in green, where plain RGB says the opposite.
     @Test func perceptualWeightsFavourGreen() {

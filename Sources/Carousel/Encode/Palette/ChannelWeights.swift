@@ -31,4 +31,11 @@ public struct ChannelWeights: Sendable, Equatable {
     func distance(_ dr: Int32, _ dg: Int32, _ db: Int32) -> Int32 {
         r &* dr &* dr &+ g &* dg &* dg &+ b &* db &* db
     }
+
+    /// The weighted squared distance of two points (red, green, blue; or Oklab's axes, with
+    /// ``rgb``'s weights of one).
+    @inline(__always)
+    func distance(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
+        distance(a.0 &- b.0, a.1 &- b.1, a.2 &- b.2)
+    }
 }

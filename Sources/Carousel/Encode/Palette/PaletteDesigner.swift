@@ -27,31 +27,33 @@ public struct PaletteDesigner: Sendable {
     public static let defaultRefinements = 2
 
     /// How many of a palette of `maxColors` entries colours kept from a neighbouring picture
-    /// may take (three quarters), so a quarter is left for the pixels that change: the GIF
-    /// encoder's moving frames keep to it when they take a hold's colours (settling into the
-    /// rest after a move, and on a transparent background carrying the hold before it).
+    /// may take (three quarters), so a quarter is left for the pixels that change: a picture
+    /// quantized beside pictures already quantized keeps to it (``Quantizer``). The GIF
+    /// encoder's moving frames have limits of their own: `SceneEncoder.settlingColors` (half)
+    /// where pixels settle into a rest, `SceneEncoder.heldColors` (five eighths) where they
+    /// carry a hold on a transparent background.
     static func reservable(_ maxColors: Int) -> Int { maxColors * 3 / 4 }
 
     /// Colours the palette leaves far from every entry get entries of their own: after the
     /// refinements, while a histogram bin lies more than this squared distance in Oklab points
-    /// (``Oklab``: lightness 0...990; 48 points, about 0.05 in Oklab's units) from every entry,
-    /// the least used entry moves onto the farthest such bin, for up to one entry in
-    /// ``uncoveredShare``, and one more refinement follows. Median cut splits by how many
-    /// pixels a box holds, so a small patch of a colour far from the rest (a launch pad's
-    /// lights at the edge of a photograph, the bright disc of a retina) shares a box with
-    /// larger areas and was drawn in their mean. Scored on every moving frame (`python3 bench/every-move.py
-    /// WORKLOAD`: bytes, the moving frames' SSIMULACRA2 mean, the frames more than 5 below
-    /// pngquant's and the worst gap; sample banners / photographs / gradients), against
-    /// 2,170,259 / 8,572,139 / 14,417,007 bytes, 87.05 / 78.78 / 80.87, 0 / 1 / 0 and
-    /// −2.3 / −9.2 / −2.8 without: **one entry in 32 beyond 2,304**, 2,169,538 / 8,556,834 /
-    /// 14,409,209, 87.05 / 79.35 / 80.96, 0 / 0 / 0, −2.3 / −3.3 / −2.8 (on the benchmark's
-    /// sampled frames 88.60 / 80.89 / 82.35 against 88.60 / 80.55 / 82.32); 8 entries in every
-    /// palette, 79.31 on the photographs (−3.7). Refining every palette again whether or not an
-    /// entry moved gave nearly the same (the photographs 79.31, with 8 entries); 8 beyond
-    /// 6,400, the photographs 79.19 (−4.8); 16 beyond 2,304, the photographs and the gradients
-    /// 79.28 / 80.84 (−3.3 / −2.8); without the refinement after a move, the photographs 78.99
-    /// with a frame 5.1 below. With 8 entries, the photographs' render executed 1.7% more
-    /// instructions (5.426 G against 5.335 G, `bench/render-instructions.py`).
+    /// (``Oklab``: lightness 0...990; 48 points, about 0.05 in Oklab's units) from every entry
+    /// and every reserved colour, the least used entry moves onto the farthest such bin, for
+    /// up to one entry in ``uncoveredShare``, and one more refinement follows. Median cut
+    /// splits by how many pixels a box holds, so a small patch of a colour far from the rest
+    /// (a launch pad's lights at the edge of a photograph, the bright disc of a retina)
+    /// shares a box with larger areas and was drawn in their mean. Scored on every moving
+    /// frame (`python3 bench/every-move.py WORKLOAD`: bytes, the moving frames' SSIMULACRA2
+    /// mean, the frames more than 5 below pngquant's and the worst gap; sample banners /
+    /// photographs / gradients), against 2,170,259 / 8,572,139 / 14,417,007 bytes, 87.05 /
+    /// 78.78 / 80.87, 0 / 1 / 0 and −2.3 / −9.2 / −2.8 without: **one entry in 32 beyond
+    /// 2,304**, 2,169,538 / 8,556,347 / 14,408,965, 87.05 / 79.36 / 80.95, 0 / 0 / 0, −2.3 /
+    /// −3.2 / −2.8 (on the benchmark's sampled frames 88.60 / 80.90 / 82.33 against 88.60 /
+    /// 80.55 / 82.32); the photographs' render executes 1.9% more instructions (5.438 G
+    /// against 5.336 G, `bench/render-instructions.py`). Measured on the way (before reserved
+    /// colours counted): 8 entries in every palette, the photographs 79.31 (−3.7); 8 beyond
+    /// 6,400, 79.19 (−4.8); 16 beyond 2,304, the photographs and the gradients 79.28 / 80.84
+    /// (−3.3 / −2.8); without the refinement after a move, the photographs 78.99 with a frame
+    /// 5.1 below.
     static let uncoveredDistance: Int32 = 2304
 
     /// ``uncoveredDistance`` moves at most one entry in this many of those designed: 8 of
@@ -96,10 +98,10 @@ public struct PaletteDesigner: Sendable {
         var palette = histogram.medianCut(colors: slots)
         var assignment: [UInt8] = []
         for _ in 0..<refinements { palette = histogram.refine(palette, assignment: &assignment) }
-        if space == .oklab {
-            let covered = histogram.covering(palette, assignment: assignment, limit: PaletteDesigner.uncoveredDistance,
-                                             most: palette.count / PaletteDesigner.uncoveredShare)
-            if covered != palette { palette = histogram.refine(covered, assignment: &assignment) }
+        if space == .oklab, let covered = histogram.covering(palette, reserved: reserved, assignment: assignment,
+                                                             limit: PaletteDesigner.uncoveredDistance,
+                                                             most: palette.count / PaletteDesigner.uncoveredShare) {
+            palette = histogram.refine(covered, assignment: &assignment)
         }
         return (reserved + palette, false)
     }
@@ -328,11 +330,7 @@ struct Histogram {
             entries = palette.map { (Int32($0.r), Int32($0.g), Int32($0.b)) }
             nearest = { search.nearest($0.0, $0.1, $0.2) }
         }
-        let (wr, wg, wb) = space == .oklab ? (Int32(1), 1, 1) : (Int32(weights.r), Int32(weights.g), Int32(weights.b))
-        @inline(__always) func distance(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
-            let dr = a.0 &- b.0, dg = a.1 &- b.1, db = a.2 &- b.2
-            return wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
-        }
+        let metric = self.metric, (wr, wg, wb) = (metric.r, metric.g, metric.b)
         // Each entry's squared distance to its nearest other entry.
         var separation = [Int32](repeating: .max, count: entries.count)
         let guessed = assignment.count == bins.count
@@ -371,7 +369,7 @@ struct Histogram {
             let color = points[i]
             var k = Int(assignment[i])
             // 4 d(bin, entry)^2 < d(entry, other)^2 for every other entry: the entry is nearest.
-            if !guessed || k >= entries.count || Int64(distance(color, entries[k])) * 4 >= Int64(separation[k]) {
+            if !guessed || k >= entries.count || Int64(metric.distance(color, entries[k])) * 4 >= Int64(separation[k]) {
                 k = Int(nearest(color))
                 assignment[i] = UInt8(k)
             }
@@ -387,40 +385,67 @@ struct Histogram {
         }
     }
 
-    /// `palette` with up to `most` of its least used entries moved onto the bins farthest from
-    /// every entry, while one lies more than `limit` (squared distance) from all of them.
-    /// `assignment` is each bin's entry from the last refinement (``refine(_:assignment:)``).
-    func covering(_ palette: [RGBA], assignment: [UInt8], limit: Int32, most: Int) -> [RGBA] {
-        guard palette.count > 1, assignment.count == bins.count else { return palette }
-        var palette = palette
-        var entries = palette.map { space == .oklab ? Oklab.point($0) : (Int32($0.r), Int32($0.g), Int32($0.b)) }
-        let (wr, wg, wb) = space == .oklab ? (Int32(1), 1, 1) : (Int32(weights.r), Int32(weights.g), Int32(weights.b))
-        @inline(__always) func distance(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
-            let dr = a.0 &- b.0, dg = a.1 &- b.1, db = a.2 &- b.2
-            return wr &* dr &* dr &+ wg &* dg &* dg &+ wb &* db &* db
-        }
+    /// `palette` (designed in Oklab) with up to `most` of its least used entries moved, one at a
+    /// time, onto the bin farthest from every entry and every `reserved` colour while one lies
+    /// more than `limit` (squared distance) from all of them; nil when none does.
+    /// `assignment` is each bin's entry from the last refinement (``refine(_:assignment:)``):
+    /// only a bin farther than `limit` from its own entry can be that far from every entry,
+    /// and the bins of an entry that moves join those looked at.
+    func covering(_ palette: [RGBA], reserved: [RGBA], assignment: [UInt8], limit: Int32, most: Int) -> [RGBA]? {
+        precondition(space == .oklab, "Histogram.covering: a palette designed in Oklab")
+        guard most > 0, palette.count > 1, assignment.count == bins.count else { return nil }
+        var entries = palette.map { Oklab.point($0) }
+        let kept = reserved.map { Oklab.point($0) }
+        let metric = ChannelWeights.rgb
         var use = [Double](repeating: 0, count: palette.count)
-        // The bins far from their assigned entry; of those, the ones far from every entry.
-        var far: [(bin: Int, distance: Int32)] = []
+        var far: [Int] = []
         for i in bins.indices {
             let k = Int(assignment[i])
             use[k] += bins[i].count
-            if distance(points[i], entries[k]) > limit { far.append((i, 0)) }
+            if metric.distance(points[i], entries[k]) > limit { far.append(i) }
         }
-        guard !far.isEmpty else { return palette }
-        for f in far.indices { far[f].distance = entries.map { distance(points[far[f].bin], $0) }.min()! }
-        var moved = Set<Int>()
+        guard !far.isEmpty else { return nil }
+        // A bin's nearest designed entry (-1 when a reserved colour is nearer) and its distance.
+        func nearest(_ p: (Int32, Int32, Int32)) -> (entry: Int, distance: Int32) {
+            var best = (entry: -1, distance: Int32.max)
+            for e in kept { best.distance = min(best.distance, metric.distance(p, e)) }
+            for (k, e) in entries.enumerated() {
+                let d = metric.distance(p, e)
+                if d < best.distance { best = (k, d) }
+            }
+            return best
+        }
+        var nearestOf = far.map { nearest(points[$0]) }
+        var palette = palette
+        var moved = [Bool](repeating: false, count: palette.count)
         for _ in 0..<most {
-            guard let worst = far.indices.max(by: { far[$0].distance < far[$1].distance }), far[worst].distance > limit,
-                  let victim = use.indices.filter({ !moved.contains($0) }).min(by: { use[$0] < use[$1] }) else { break }
-            moved.insert(victim)
-            let b = far[worst].bin, bin = bins[b]
+            var worst = -1
+            for f in far.indices where nearestOf[f].distance > (worst < 0 ? limit : nearestOf[worst].distance) { worst = f }
+            guard worst >= 0, let victim = use.indices.filter({ !moved[$0] }).min(by: { use[$0] < use[$1] }) else { break }
+            moved[victim] = true
+            let target = far[worst], bin = bins[target]
             palette[victim] = RGBA(r: UInt8(bin.r.rounded()), g: UInt8(bin.g.rounded()), b: UInt8(bin.b.rounded()))
-            entries[victim] = points[b]
-            for f in far.indices { far[f].distance = min(far[f].distance, distance(points[far[f].bin], points[b])) }
+            entries[victim] = points[target]
+            // Bins nearest the entry that moved look again; the rest compare the new place only.
+            for f in far.indices {
+                if nearestOf[f].entry == victim {
+                    nearestOf[f] = nearest(points[far[f]])
+                } else {
+                    let d = metric.distance(points[far[f]], points[target])
+                    if d < nearestOf[f].distance { nearestOf[f] = (victim, d) }
+                }
+            }
+            // The bins the entry served, none of them far before, may be far now.
+            for i in bins.indices where Int(assignment[i]) == victim && !far.contains(i) {
+                far.append(i)
+                nearestOf.append(nearest(points[i]))
+            }
         }
-        return palette
+        return moved.contains(true) ? palette : nil
     }
+
+    /// How the axes count in distances in ``space``: ``weights`` in RGB, alike in Oklab.
+    var metric: ChannelWeights { space == .oklab ? .rgb : weights }
 
     static func mean<C: Collection<Bin>>(_ bins: C) -> (Double, Double, Double) {
         var n = 0.0, r = 0.0, g = 0.0, b = 0.0
