@@ -12,6 +12,7 @@ RENDER OPTIONS added), and scores every frame of every move with SSIMULACRA2 aga
 the exact frame, beside pngquant's score on that frame (`pngquant 256`, default
 dithering, each frame on its own). It prints the moving frames' mean beside
 pngquant's, how many fall more than 5 below pngquant's, and the eight largest gaps.
+QUALITY_PROBE_POST, when set, runs on the GIF first, as for quality-probe.py.
 
 It uses quality-probe.py's cache (bench/.cache/probe/WORKLOAD: exact frames, ffmpeg's
 GIF), made on first use, and keeps pngquant's frames and scores for every moving frame
@@ -19,8 +20,7 @@ beside it (pngquant-moves/, pngquant-moves.json). About a minute for the sample 
 and the photos, three for the gradients, on 2 cores after the cache is made.
 Exit status 0 when everything was measured, whether or not the goal passes.
 """
-import importlib.util, json, os, sys, tempfile
-from concurrent.futures import ProcessPoolExecutor
+import importlib.util, json, sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -31,26 +31,17 @@ _spec = importlib.util.spec_from_file_location("quality_probe", BENCH / "quality
 probe = importlib.util.module_from_spec(_spec)
 sys.modules["quality_probe"] = probe
 _spec.loader.exec_module(probe)
-quality, formats, score = probe.quality, probe.formats, probe.score
+quality = probe.quality
 
 
-def pngquant_scores(folder, moving):
-    """pngquant's SSIMULACRA2 on each moving frame, made once."""
+def pngquant_moves(folder, moving):
+    """pngquant's SSIMULACRA2 on each moving frame, kept in pngquant-moves.json."""
     done = folder / "pngquant-moves.json"
     if done.exists():
         kept = json.loads(done.read_text())
         if kept["frames"] == moving:
             return kept["scores"]
-    out = folder / "pngquant-moves"
-    out.mkdir(exist_ok=True)
-    pairs = []
-    for k in moving:
-        src, dst = folder / "exact" / f"frame-{k:05d}.png", out / f"frame-{k:05d}.png"
-        if not dst.exists():
-            quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
-        pairs.append((str(src), str(dst)))
-    with ProcessPoolExecutor(os.cpu_count()) as pool:
-        scores = list(pool.map(score, pairs))
+    scores = probe.pngquant_scores(folder, moving, "pngquant-moves")
     done.write_text(json.dumps({"frames": moving, "scores": scores}))
     return scores
 
@@ -58,19 +49,8 @@ def pngquant_scores(folder, moving):
 def main():
     name, args, exe, work, folder, ref = probe.start("every-move")
     moving = [k for k, phase in enumerate(ref["phase"]) if phase == "move"]
-    reference = pngquant_scores(folder, moving)
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        gif = tmp / "out.gif"
-        quality.run([*work.carousel(exe, "render", *args), "-o", gif])
-        size = gif.stat().st_size
-        frames = formats.frames_of(gif, ref["count"], ref["fps"])
-        pairs = []
-        for k in moving:
-            frames[k].save(tmp / f"d-{k}.png")
-            pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
-        with ProcessPoolExecutor(os.cpu_count()) as pool:
-            scores = list(pool.map(score, pairs))
+    reference = pngquant_moves(folder, moving)
+    size, _, scores = probe.carousel_scores(exe, work, args, folder, ref, moving)
     gaps = sorted(zip((s - q for s, q in zip(scores, reference)), moving, scores, reference))
     below = [g for g in gaps if g[0] < -quality.PER_FRAME_MARGIN]
     print(f"{name} {' '.join(args) or '(defaults)'}: {size:,} bytes; {len(moving)} moving frames, SSIMULACRA2 mean "

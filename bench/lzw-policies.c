@@ -146,6 +146,7 @@ int main(int argc, char **argv) {
             long n = (long)image->ImageDesc.Width * image->ImageDesc.Height;
             if (n == 0) continue;
             ColorMapObject *map = image->ImageDesc.ColorMap ? image->ImageDesc.ColorMap : gif->SColorMap;
+            if (!map) { fprintf(stderr, "%s: image %d has no colour table\n", argv[a], f); return 1; }
             int minimum = map->BitsPerPixel < 2 ? 2 : map->BitsPerPixel;
             long *cost = malloc(n * sizeof *cost);
             for (int p = 0; p < POLICIES; p++) {

@@ -43,6 +43,42 @@ def score(pair):
     return float(compute_ssimulacra2(reference, test))
 
 
+def pngquant_scores(folder, frames, subdir):
+    """pngquant's SSIMULACRA2 on each of `frames` (timeline indices) of the exact frames in
+    `folder`, each frame through `pngquant 256` into folder/subdir (made once)."""
+    (folder / subdir).mkdir(exist_ok=True)
+    pairs = []
+    for k in frames:
+        src, dst = folder / "exact" / f"frame-{k:05d}.png", folder / subdir / f"frame-{k:05d}.png"
+        if not dst.exists():
+            quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
+        pairs.append((str(src), str(dst)))
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        return list(pool.map(score, pairs))
+
+
+def carousel_scores(exe, work, args, folder, ref, frames):
+    """carousel's GIF of the workload with `args` (QUALITY_PROBE_POST run on it when set): its
+    bytes, the render's seconds, and SSIMULACRA2 of each of `frames` against the exact frame."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        gif = tmp / "out.gif"
+        started = time.perf_counter()
+        quality.run([*work.carousel(exe, "render", *args), "-o", gif])
+        seconds = time.perf_counter() - started
+        if os.environ.get("QUALITY_PROBE_POST"):
+            quality.run([*os.environ["QUALITY_PROBE_POST"].split(), gif, "-o", tmp / "post.gif"])
+            gif = tmp / "post.gif"
+        size = gif.stat().st_size
+        shown = formats.frames_of(gif, ref["count"], ref["fps"])
+        pairs = []
+        for k in frames:
+            shown[k].save(tmp / f"d-{k}.png")
+            pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
+        with ProcessPoolExecutor(os.cpu_count()) as pool:
+            return size, seconds, list(pool.map(score, pairs))
+
+
 def prepare(exe, work, folder):
     """Exact frames, the sampled frames, pngquant's scores and ffmpeg's bytes, made once per workload."""
     done = folder / "probe.json"
@@ -52,14 +88,7 @@ def prepare(exe, work, folder):
     quality.run(work.carousel(exe, "frames", "-o", folder / "exact"))
     info = json.loads((folder / "exact" / "frames.json").read_text())
     picked, _ = quality.sample(quality.phases(info["frames"]))
-    (folder / "pngquant").mkdir(exist_ok=True)
-    pairs = []
-    for k in picked:
-        src, dst = folder / "exact" / f"frame-{k:05d}.png", folder / "pngquant" / f"frame-{k:05d}.png"
-        quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
-        pairs.append((str(src), str(dst)))
-    with ProcessPoolExecutor(os.cpu_count()) as pool:
-        pngquant = list(pool.map(score, pairs))
+    pngquant = pngquant_scores(folder, picked, "pngquant")
     w, h = info["width"], info["height"]
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "exact.rgb"
@@ -94,23 +123,7 @@ def start(tool):
 
 def main():
     name, args, exe, work, folder, ref = start("quality-probe")
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        gif = tmp / "out.gif"
-        started = time.perf_counter()
-        quality.run([*work.carousel(exe, "render", *args), "-o", gif])
-        seconds = time.perf_counter() - started
-        if os.environ.get("QUALITY_PROBE_POST"):
-            quality.run([*os.environ["QUALITY_PROBE_POST"].split(), gif, "-o", tmp / "post.gif"])
-            gif = tmp / "post.gif"
-        size = gif.stat().st_size
-        frames = formats.frames_of(gif, ref["count"], ref["fps"])
-        pairs = []
-        for k in ref["picked"]:
-            frames[k].save(tmp / f"d-{k}.png")
-            pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
-        with ProcessPoolExecutor(os.cpu_count()) as pool:
-            scores = list(pool.map(score, pairs))
+    size, seconds, scores = carousel_scores(exe, work, args, folder, ref, ref["picked"])
     phase = [ref["phase"][k] for k in ref["picked"]]
     holds = [s for s, p in zip(scores, phase) if p == "hold"]
     moves = [s for s, p in zip(scores, phase) if p == "move"]

@@ -59,8 +59,6 @@ struct EcosystemTests {
         #expect(gif.width == 160 && gif.height == 90 && gif.frames.count > 1)
     }
 
-    /// The release archive's binary renders the default carousel with no Swift toolchain
-    /// on PATH or LD_LIBRARY_PATH, links no Swift library, and says its version.
     /// `scripts/fuzz` builds each libFuzzer target with the engine's sources (and the system
     /// libraries they import) and runs it: a few seconds each, no crash.
     @Test(arguments: ["png", "script", "config"])
@@ -71,6 +69,8 @@ struct EcosystemTests {
         #expect(out.contains("crashes: 0"), "\(out.suffix(2000))")
     }
 
+    /// The release archive's binary renders the default carousel with no Swift toolchain
+    /// on PATH or LD_LIBRARY_PATH, links no Swift library, and says its version.
     @Test func releaseArchiveRunsWithoutSwift() throws {
         let made = try Self.run("/bin/bash", ["scripts/make-release"], in: Self.root)
         #expect(made.status == 0, "\(made.stderr.suffix(2000))")

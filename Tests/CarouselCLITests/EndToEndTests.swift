@@ -189,7 +189,6 @@ struct EndToEndTests {
         #expect(w.exists("imgs/10.png"))
     }
 
-    /// A config file and the equivalent flags give byte-identical output; flags override the file.
     /// A config file's GIF keys do not stop it serving a WebP or APNG render, where the same
     /// options given as flags are refused; the frame commands take every option, so one set
     /// describes the animation for `render` and `frames` alike.
@@ -208,6 +207,7 @@ struct EndToEndTests {
         #expect(frames.status == 0 && frames.stderr.isEmpty, "\(frames.stderr)")
     }
 
+    /// A config file and the equivalent flags give byte-identical output; flags override the file.
     @Test func configEqualsFlags() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -9,7 +9,13 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The format an output file's extension names (`.png` is APNG for `render`), or `nil`.
     public init?(extensionOf path: String) {
-        switch OutputFormat.fileExtension(path) {
+        guard let format = OutputFormat(fileExtension: OutputFormat.fileExtension(path)) else { return nil }
+        self = format
+    }
+
+    /// The format an extension (lowercased) names, or `nil`.
+    private init?(fileExtension: String?) {
+        switch fileExtension {
         case "gif": self = .gif
         case "webp": self = .webp
         case "apng", "png": self = .apng
@@ -21,11 +27,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// when its name has none (`/dev/stdout`, a FIFO, `banner`); `nil` for an extension no
     /// format has (`.bmp`), which is more likely a mistake than a wish for a GIF.
     public init?(path: String) {
-        guard OutputFormat.fileExtension(path) != nil else {
+        guard let fileExtension = OutputFormat.fileExtension(path) else {
             self = .gif
             return
         }
-        self.init(extensionOf: path)
+        self.init(fileExtension: fileExtension)
     }
 
     /// The extension of `path`'s name, lowercased: what follows its last dot, unless that

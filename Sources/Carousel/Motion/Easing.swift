@@ -141,8 +141,8 @@ struct CubicBezier {
     /// rounding error there, a tiny velocity that picks the page behind.
     func slope(atX x: Double) -> Double {
         if x <= 0 || x >= 1 {
-            let tangents = x <= 0 ? [(x1, y1), (x2, y2), (1, 1)] : [(1 - x2, 1 - y2), (1 - x1, 1 - y1), (1, 1)]
-            let (dx, dy) = tangents.first { $0.0 != 0 || $0.1 != 0 } ?? (1, 1)
+            let tangents = x <= 0 ? [(x1, y1), (x2, y2)] : [(1 - x2, 1 - y2), (1 - x1, 1 - y1)]
+            let (dx, dy) = tangents.first { $0.0 != 0 || $0.1 != 0 } ?? (1, 1)   // both on the end: the chord
             return CubicBezier.ratio(dy, dx)
         }
         let s = solve(x)
