@@ -552,12 +552,9 @@ struct QuantizerTests {
         #expect(oklab * 10 < rgb * 9, "Oklab \(oklab), RGB \(rgb)")
     }
 
-    /// A small patch of a colour far from the rest of the picture gets an entry near it
-    /// (``PaletteDesigner/uncoveredDistance``): median cut alone puts it in a box with a
-    /// larger area and draws it in their mean. A 256x256 field of reds and oranges whose
-    /// blue varies from pixel to pixel, with a 3x3 patch of light blue; 32 entries designed
-    /// in Oklab.
-    @Test func farColoursGetEntries() {
+    /// A 256x256 field of reds and oranges whose blue varies from pixel to pixel, with a 3x3
+    /// patch of light blue, and that colour.
+    static func farPatch() -> (RGBAImage, RGBA) {
         var image = RGBAImage(width: 256, height: 256)
         for y in 0..<256 {
             for x in 0..<256 {
@@ -566,6 +563,14 @@ struct QuantizerTests {
         }
         let patch = RGBA(r: 150, g: 200, b: 255)
         for y in 60..<63 { for x in 60..<63 { image[x, y] = patch } }
+        return (image, patch)
+    }
+
+    /// A small patch of a colour far from the rest of the picture gets an entry near it
+    /// (``PaletteDesigner/uncoveredDistance``): median cut alone puts it in a box with a
+    /// larger area and draws it in their mean. ``farPatch()``, 32 entries designed in Oklab.
+    @Test func farColoursGetEntries() {
+        let (image, patch) = Self.farPatch()
         let palette = PaletteDesigner(maxColors: 32, space: .oklab).design(image).palette
         let p = Oklab.point(patch)
         let nearest = palette.map { e -> Int32 in
@@ -575,17 +580,10 @@ struct QuantizerTests {
         #expect(nearest <= PaletteDesigner.uncoveredDistance, "the patch's nearest entry is \(nearest) away")
     }
 
-    /// A far colour that a reserved entry already shows takes no designed entry: the same
-    /// field and patch, the patch's colour reserved beside 32 designed entries.
+    /// A far colour that a reserved entry already shows takes no designed entry:
+    /// ``farPatch()``, the patch's colour reserved beside 32 designed entries.
     @Test func reservedColoursCountAsCovered() {
-        var image = RGBAImage(width: 256, height: 256)
-        for y in 0..<256 {
-            for x in 0..<256 {
-                image[x, y] = RGBA(r: UInt8(128 + x / 2), g: UInt8(40 + y / 2), b: UInt8(20 + (x ^ y) % 40))
-            }
-        }
-        let patch = RGBA(r: 150, g: 200, b: 255)
-        for y in 60..<63 { for x in 60..<63 { image[x, y] = patch } }
+        let (image, patch) = Self.farPatch()
         let palette = PaletteDesigner(maxColors: 33, space: .oklab).design(image, reserved: [patch]).palette
         let p = Oklab.point(patch)
         let near = palette.dropFirst().filter { e in
