@@ -20,17 +20,11 @@ beside it (pngquant-moves/, pngquant-moves.json). About a minute for the sample 
 and the photos, three for the gradients, on 2 cores after the cache is made.
 Exit status 0 when everything was measured, whether or not the goal passes.
 """
-import importlib.util, json, sys
-from pathlib import Path
+import json
 
-BENCH = Path(__file__).resolve().parent
+from benchmodules import load
 
-
-# quality-probe.py, registered as a module so that worker processes find its functions.
-_spec = importlib.util.spec_from_file_location("quality_probe", BENCH / "quality-probe.py")
-probe = importlib.util.module_from_spec(_spec)
-sys.modules["quality_probe"] = probe
-_spec.loader.exec_module(probe)
+probe = load("quality-probe.py")
 quality = probe.quality
 
 

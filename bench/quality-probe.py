@@ -19,22 +19,14 @@ QUALITY_PROBE_POST, when set, is a command run on the GIF before it is scored, w
 the GIF and `-o OUTPUT` after it: e.g. QUALITY_PROBE_POST='gifsicle -O3 --lossy=5'
 measures gifsicle's lossy LZW on carousel's GIF.
 """
-import importlib.util, json, os, subprocess, sys, tempfile, time
+import json, os, sys, tempfile, time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from benchmodules import load
 
-
-def load(name, file):
-    spec = importlib.util.spec_from_file_location(name, BENCH / file)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-quality = load("quality_bench", "quality-bench.py")
-formats = load("formats_bench", "formats-bench.py")
+quality = load("quality-bench.py")
+formats = load("formats-bench.py")
 from ssimulacra2 import compute_ssimulacra2
 
 

@@ -11,16 +11,16 @@ from getrusage). Alternating runs and comparing ranges is what tells a change fr
 machine's run-to-run noise; one run of each build does not. The GIFs go to a temporary
 folder.
 """
-import importlib.util, resource, subprocess, sys, tempfile, time
+import resource, subprocess, sys, tempfile, time
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from benchmodules import load
 
 
 def main():
-    spec = importlib.util.spec_from_file_location("quality_bench", BENCH / "quality-bench.py")
-    quality = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(quality)
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    quality = load("quality-bench.py")
     builds = sys.argv[1].split(",")
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["samples", "photos", "gradients"]
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3

@@ -14,11 +14,11 @@ judged by render-cpu.py as well. Under callgrind a render runs about 50 times sl
 (the gradients, some 4 minutes a build); the builds run side by side, one per core.
 Needs valgrind (`apt-get install valgrind`).
 """
-import importlib.util, os, re, subprocess, sys, tempfile
+import os, re, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent
+from benchmodules import load
 
 
 def instructions(command, out):
@@ -36,9 +36,7 @@ def instructions(command, out):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    spec = importlib.util.spec_from_file_location("quality_bench", BENCH / "quality-bench.py")
-    quality = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(quality)
+    quality = load("quality-bench.py")
     builds = sys.argv[1].split(",")
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["samples", "photos", "gradients"]
     works = {w.name: w for w in quality.workloads(names)}

@@ -15,17 +15,16 @@ it starts at, found from the delays before it; its bytes are its descriptor, col
 and data (as in lossy-moves.py --split). Prints each segment's bytes for every GIF and
 their ratio to the last GIF's, then the totals by phase.
 """
-import importlib.util, json, sys
+import json, sys
 from pathlib import Path
+
+from benchmodules import load
 
 BENCH = Path(__file__).resolve().parent
 
 
 def load_images():
-    spec = importlib.util.spec_from_file_location("lossy_moves", BENCH / "lossy-moves.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.images
+    return load("lossy-moves.py").images
 
 
 def segments(frames):

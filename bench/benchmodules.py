@@ -1,0 +1,26 @@
+"""The bench scripts as modules of one another: `load("quality-bench.py")`.
+
+Their file names have hyphens, so `import` cannot name them. A script is loaded once per
+process, under its name with underscores (quality_bench), and registered in sys.modules
+under it, so worker processes that unpickle one of its functions find the module.
+"""
+import importlib.util, sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+
+
+def load(file):
+    """The module of the script `file` in bench/ (e.g. "quality-bench.py"), loaded on first use."""
+    name = file.removesuffix(".py").replace("-", "_")
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, BENCH / file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
