@@ -32,8 +32,10 @@ public enum ItemFitter {
     }
 
     /// Resamples the rectangle `source` (x, y, width, height in source pixels) of `image` to `width x height`.
+    /// `bandRows`, when given, sets how many output rows each parallel task makes (the output
+    /// is the same whatever it is).
     static func resample(_ image: RGBAImage, source: (x: Double, y: Double, w: Double, h: Double),
-                         width: Int, height: Int) -> RGBAImage {
+                         width: Int, height: Int, bandRows: Int? = nil) -> RGBAImage {
         // At scale 1 from a whole pixel the filter takes each source pixel alone: a crop, exact.
         if source.w == Double(width), source.h == Double(height), source.x == source.x.rounded(),
            source.y == source.y.rounded(), source.x >= 0, source.y >= 0,
@@ -41,71 +43,114 @@ public enum ItemFitter {
             return image.width == width && image.height == height
                 ? image : image.cropped(x: Int(source.x), y: Int(source.y), width: width, height: height)
         }
-        let columns = weights(from: source.x, length: source.w, to: width, limit: image.width)
-        let rows = weights(from: source.y, length: source.h, to: height, limit: image.height)
-        let firstRow = rows.map(\.first).min() ?? 0
-        let lastRow = rows.map { $0.first + $0.weights.count }.max() ?? 0
-        let sourceWidth = image.width
-        // Premultiplied rows the vertical pass reads, resampled horizontally: a pixel's four
-        // channels are the lanes of one vector, each lane worked out as it would be alone.
-        var horizontal = [SIMD4<Float>](repeating: .zero, count: width * (lastRow - firstRow))
-        let columnFirst = columns.map(\.first), columnCount = columns.map(\.weights.count)
-        var columnOffset = [0]
-        for count in columnCount { columnOffset.append(columnOffset[columnOffset.count - 1] + count) }
-        let columnWeights = columns.flatMap(\.weights)
-        image.pixels.withUnsafeBufferPointer { src in
-            horizontal.withUnsafeMutableBufferPointer { dst in
-                var premultiplied = [SIMD4<Float>](repeating: .zero, count: sourceWidth)
-                premultiplied.withUnsafeMutableBufferPointer { row in
-                    for y in firstRow..<lastRow {
+        let across = Taps(weights(from: source.x, length: source.w, to: width, limit: image.width))
+        let down = Taps(weights(from: source.y, length: source.h, to: height, limit: image.height))
+        let sourceWidth = image.width, sourcePixels = image.pixels
+        // Bands of output rows on all cores. A band resamples horizontally the source rows its
+        // output rows read (those at a band's edge twice, once for each band), then vertically;
+        // every output pixel is the same sums in the same order whichever band makes it.
+        let pixels = [UInt8].parallelRows(height, rowBytes: width * 4, bandRows: bandRows) { band, start in
+            let (low, high) = down.span(band)
+            let (left, right) = across.span(0..<width)
+            // Premultiplied rows low..<high, resampled horizontally: a pixel's four channels are
+            // the lanes of one vector, each lane worked out as it would be alone.
+            let horizontal = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * (high - low))
+            let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, sourceWidth))
+            let sum = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            defer {
+                horizontal.deallocate()
+                row.deallocate()
+                sum.deallocate()
+            }
+            sourcePixels.withUnsafeBufferPointer { src in
+                across.withPointers { first, offset, taps in
+                    for y in low..<high {
                         let base = y * sourceWidth * 4
-                        for x in 0..<sourceWidth {
+                        for x in left..<right {
                             let i = base + x * 4, a = Float(src[i + 3]) * (1 / 255)
                             row[x] = SIMD4(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), Float(src[i + 3]))
                                 * SIMD4(a, a, a, 1)
                         }
-                        let out = (y - firstRow) * width
+                        let out = horizontal + (y - low) * width
                         for x in 0..<width {
-                            var sum = SIMD4<Float>.zero
-                            var s = columnFirst[x]
-                            for k in columnOffset[x]..<columnOffset[x + 1] {
-                                sum += row[s] * columnWeights[k]
+                            var total = SIMD4<Float>.zero
+                            var s = first[x]
+                            for k in offset[x]..<offset[x + 1] {
+                                total += row[s] * taps[k]
                                 s += 1
                             }
-                            dst[out + x] = sum
+                            out[x] = total
                         }
                     }
                 }
             }
-        }
-        var out = [UInt8](repeating: 0, count: width * height * 4)
-        var acc = [SIMD4<Float>](repeating: .zero, count: width)
-        horizontal.withUnsafeBufferPointer { h in
-            out.withUnsafeMutableBufferPointer { dst in
-                acc.withUnsafeMutableBufferPointer { sum in
-                    for (y, tap) in rows.enumerated() {
-                        for i in 0..<sum.count { sum[i] = .zero }
-                        for (k, weight) in tap.weights.enumerated() {
-                            let base = (tap.first + k - firstRow) * width
-                            for i in 0..<sum.count { sum[i] += h[base + i] * weight }
+            let dst = start.assumingMemoryBound(to: UInt8.self)
+            down.withPointers { first, offset, taps in
+                for y in band {
+                    sum.update(repeating: .zero, count: width)
+                    var source = first[y]
+                    for k in offset[y]..<offset[y + 1] {
+                        let h = horizontal + (source - low) * width, weight = taps[k]
+                        for i in 0..<width { sum[i] += h[i] * weight }
+                        source += 1
+                    }
+                    let o = y * width * 4
+                    for x in 0..<width {
+                        let v = sum[x]
+                        let alpha = min(255, max(0, v[3]))
+                        if alpha > 0 {
+                            let unpremultiply = 255 / alpha
+                            dst[o + x * 4] = UInt8(min(255, max(0, v[0] * unpremultiply + 0.5)))
+                            dst[o + x * 4 + 1] = UInt8(min(255, max(0, v[1] * unpremultiply + 0.5)))
+                            dst[o + x * 4 + 2] = UInt8(min(255, max(0, v[2] * unpremultiply + 0.5)))
+                        } else {
+                            dst[o + x * 4] = 0
+                            dst[o + x * 4 + 1] = 0
+                            dst[o + x * 4 + 2] = 0
                         }
-                        let o = y * width * 4
-                        for x in 0..<width {
-                            let v = sum[x]
-                            let alpha = min(255, max(0, v[3]))
-                            if alpha > 0 {
-                                let unpremultiply = 255 / alpha
-                                dst[o + x * 4] = UInt8(min(255, max(0, v[0] * unpremultiply + 0.5)))
-                                dst[o + x * 4 + 1] = UInt8(min(255, max(0, v[1] * unpremultiply + 0.5)))
-                                dst[o + x * 4 + 2] = UInt8(min(255, max(0, v[2] * unpremultiply + 0.5)))
-                            }
-                            dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
-                        }
+                        dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
                     }
                 }
             }
         }
-        return RGBAImage(width: width, height: height, pixels: out)
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    /// One axis' filter taps, flattened: output sample o reads source samples from `first[o]`
+    /// on, with the weights `weights[offset[o]..<offset[o + 1]]`.
+    private struct Taps: Sendable {
+        let first: [Int]
+        let offset: [Int]
+        let weights: [Float]
+
+        init(_ taps: [(first: Int, weights: [Float])]) {
+            first = taps.map(\.first)
+            var offset = [0]
+            for tap in taps { offset.append(offset[offset.count - 1] + tap.weights.count) }
+            self.offset = offset
+            weights = taps.flatMap(\.weights)
+        }
+
+        /// The source samples the outputs `outputs` read: from the least first to the greatest end.
+        func span(_ outputs: Range<Int>) -> (Int, Int) {
+            var low = Int.max, high = 0
+            for o in outputs {
+                low = min(low, first[o])
+                high = max(high, first[o] + offset[o + 1] - offset[o])
+            }
+            return outputs.isEmpty ? (0, 0) : (low, high)
+        }
+
+        /// `body` with the three arrays' storage, read without bounds checks in the loops.
+        func withPointers<R>(_ body: (UnsafePointer<Int>, UnsafePointer<Int>, UnsafePointer<Float>) -> R) -> R {
+            first.withUnsafeBufferPointer { first in
+                offset.withUnsafeBufferPointer { offset in
+                    weights.withUnsafeBufferPointer { weights in
+                        body(first.baseAddress!, offset.baseAddress!, weights.baseAddress!)
+                    }
+                }
+            }
+        }
     }
 
     /// Filter taps for one axis: for each output sample, the first source index and normalised weights.

@@ -45,12 +45,13 @@ private final class ResultSlots<T: Sendable>: @unchecked Sendable {
 extension Array where Element == UInt8 {
     /// `rows` rows of `rowBytes` bytes each, written on all cores a band of rows at a time:
     /// `write` gets a band's rows and the start of row 0, and must write every byte of those
-    /// rows, and only those.
-    static func parallelRows(_ rows: Int, rowBytes: Int,
+    /// rows, and only those. Bands are `bandRows` rows (the last may be fewer), or by default
+    /// a few a core.
+    static func parallelRows(_ rows: Int, rowBytes: Int, bandRows: Int? = nil,
                              write: @Sendable (Range<Int>, UnsafeMutableRawPointer) -> Void) -> [UInt8] {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // A few bands a core, so a core slowed by another process does not hold the rest up.
-        let bandRows = Swift.max(1, (rows + 4 * cores - 1) / (4 * cores))
+        let bandRows = Swift.max(1, bandRows ?? (rows + 4 * cores - 1) / (4 * cores))
         let bands = (rows + bandRows - 1) / bandRows
         return [UInt8](unsafeUninitializedCapacity: rows * rowBytes) { buffer, initialized in
             if let base = buffer.baseAddress {

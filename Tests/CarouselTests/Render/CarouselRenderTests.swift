@@ -262,6 +262,32 @@ struct CarouselRenderTests {
         #expect(half != image.cropped(x: 6, width: 20, height: 9).composited(over: background))
     }
 
+    /// Resampling makes its output rows in bands, in parallel, each band filtering horizontally
+    /// the source rows it reads: the output is the same for one band, bands of one row, and
+    /// bands whose edges fall anywhere in the taps, down- and upscaling, with translucent pixels.
+    @Test func resampleBandsAgree() throws {
+        var image = RGBAImage(width: 50, height: 97)
+        for y in 0..<97 {
+            for x in 0..<50 {
+                image[x, y] = RGBA(r: UInt8((x * 11 + y * 3) % 256), g: UInt8((x * y * 7) % 256),
+                                   b: UInt8((y * 29) % 256), a: UInt8((x * 37 + y * 61) % 256))
+            }
+        }
+        let cases: [(source: (x: Double, y: Double, w: Double, h: Double), width: Int, height: Int)] = [
+            ((0, 0, 50, 97), 33, 61), ((0, 0, 50, 97), 80, 150), ((3.25, 10.5, 40, 60.75), 41, 77),
+        ]
+        for c in cases {
+            let whole = ItemFitter.resample(image, source: c.source, width: c.width, height: c.height, bandRows: c.height)
+            #expect(whole.width == c.width && whole.height == c.height)
+            #expect(Set(whole.pixels).count > 100, "a picture, not one colour")
+            for bandRows in [1, 2, 7, 16, c.height - 1] {
+                let banded = ItemFitter.resample(image, source: c.source, width: c.width, height: c.height, bandRows: bandRows)
+                let same = banded == whole
+                #expect(same, "\(c.width)x\(c.height) in bands of \(bandRows) rows")
+            }
+        }
+    }
+
     /// Items with thousands of colours, so every scene's palette is lossy.
     static func busyItems(_ n: Int, width: Int = 64, height: Int = 32) -> [RGBAImage] {
         (0..<n).map { k in
