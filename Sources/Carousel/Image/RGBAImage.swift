@@ -42,9 +42,8 @@ public struct RGBAImage: Equatable, Sendable {
             return
         }
         let count = width * height
-        pixels = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
-            if let raw = UnsafeMutableRawPointer(buffer.baseAddress) { RGBAImage.fill(raw, pixels: count, with: fill) }
-            initialized = count * 4
+        pixels = [UInt8].written(count * 4) { buffer in
+            RGBAImage.fill(UnsafeMutableRawPointer(buffer.baseAddress!), pixels: count, with: fill)
         }
     }
 
@@ -83,7 +82,7 @@ public struct RGBAImage: Equatable, Sendable {
     func cropped(x: Int, y: Int = 0, width w: Int, height h: Int, padding: Int, fill: RGBA) -> RGBAImage {
         precondition(x >= 0 && y >= 0 && x + w <= width && y + h <= height && padding >= 0,
                      "RGBAImage.cropped: \(w)x\(h) at (\(x), \(y)) is outside \(width)x\(height)")
-        let out = [UInt8](unsafeUninitializedCapacity: w * (h + padding) * 4) { dst, count in
+        let out = [UInt8].written(w * (h + padding) * 4) { dst in
             pixels.withUnsafeBufferPointer { src in
                 for row in 0..<h {
                     let from = ((y + row) * width + x) * 4
@@ -93,7 +92,6 @@ public struct RGBAImage: Equatable, Sendable {
             if padding > 0, let below = UnsafeMutableRawPointer(dst.baseAddress.map { $0 + w * h * 4 }) {
                 RGBAImage.fill(below, pixels: w * padding, with: fill)
             }
-            count = w * (h + padding) * 4
         }
         return RGBAImage(width: w, height: h + padding, pixels: out)
     }

@@ -53,14 +53,23 @@ extension Array where Element == UInt8 {
         // A few bands a core, so a core slowed by another process does not hold the rest up.
         let bandRows = Swift.max(1, bandRows ?? (rows + 4 * cores - 1) / (4 * cores))
         let bands = (rows + bandRows - 1) / bandRows
-        return [UInt8](unsafeUninitializedCapacity: rows * rowBytes) { buffer, initialized in
-            if let base = buffer.baseAddress {
-                let start = RowsStart(pointer: UnsafeMutableRawPointer(base))
-                DispatchQueue.concurrentPerform(iterations: bands) { band in
-                    write(band * bandRows..<Swift.min(rows, (band + 1) * bandRows), start.pointer)
-                }
+        return [UInt8].written(rows * rowBytes) { buffer in
+            let start = RowsStart(pointer: UnsafeMutableRawPointer(buffer.baseAddress!))
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                write(band * bandRows..<Swift.min(rows, (band + 1) * bandRows), start.pointer)
             }
-            initialized = rows * rowBytes
+        }
+    }
+
+    /// `count` bytes, every one written by `write`, which gets their buffer (not called for
+    /// none). `Array(unsafeUninitializedCapacity: 0)` stores its count in the storage of
+    /// the shared empty array, which other threads read at the same time: ThreadSanitizer
+    /// reports that as a data race, so no buffer is asked for when there is nothing to write.
+    static func written(_ count: Int, by write: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            write(buffer)
+            initialized = count
         }
     }
 }
