@@ -28,6 +28,10 @@ public struct Carousel: Sendable {
     public init(images: [RGBAImage], options: CarouselOptions) throws(CarouselError) {
         try options.validate()
         guard let first = images.first else { throw .noImages }
+        // A decoded PNG has at least one pixel each way; an image made in code may have none.
+        if let k = images.firstIndex(where: { $0.width < 1 || $0.height < 1 }) {
+            throw .input("image \(k + 1)", "is \(images[k].width)x\(images[k].height); an image needs at least one pixel each way")
+        }
         let width = options.size?.width ?? first.width
         let height = options.size?.height ?? first.height
         guard PixelSize.dimensions.contains(width), PixelSize.dimensions.contains(height) else {

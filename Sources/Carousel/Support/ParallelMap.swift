@@ -77,7 +77,7 @@ extension Array where Element == UInt8 {
 /// The start of a buffer whose disjoint bands of rows parallel tasks write.
 ///
 /// `@unchecked Sendable` is safe here: each task writes only its own rows, and the buffer
-/// outlives the tasks (``Array/parallelRows(_:rowBytes:write:)`` waits for them).
+/// outlives the tasks (``Array/parallelRows(_:rowBytes:bandRows:write:)`` waits for them).
 private struct RowsStart: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }

@@ -225,69 +225,6 @@ struct CarouselRenderTests {
         #expect(throws: CarouselError.self) { try carousel.frameIndex(at: -0.1) }
     }
 
-    @Test func fitModes() throws {
-        var wide = RGBAImage(width: 40, height: 10, fill: RGBA(r: 200, g: 0, b: 0))
-        for x in 0..<10 { for y in 0..<10 { wide[x, y] = RGBA(r: 0, g: 200, b: 0) } }
-        let fill = ItemFitter.fit(wide, width: 20, height: 20, mode: .fill, background: .black)
-        #expect(fill[10, 10] == RGBA(r: 200, g: 0, b: 0), "fill crops the centre")
-        let fit = ItemFitter.fit(wide, width: 20, height: 20, mode: .fit, background: .white)
-        #expect(fit[10, 0] == .white && fit[10, 19] == .white, "fit letterboxes")
-        #expect(fit[18, 10] == RGBA(r: 200, g: 0, b: 0))
-        let stretch = ItemFitter.fit(wide, width: 20, height: 20, mode: .stretch, background: .white)
-        #expect(stretch[0, 0] == RGBA(r: 0, g: 200, b: 0) && stretch[19, 19] == RGBA(r: 200, g: 0, b: 0))
-        var translucent = RGBAImage(width: 4, height: 4, fill: RGBA(r: 255, g: 255, b: 255, a: 0))
-        translucent[0, 0] = RGBA(r: 255, g: 0, b: 0, a: 255)
-        let over = ItemFitter.fit(translucent, width: 4, height: 4, mode: .fill, background: RGBA(r: 0, g: 0, b: 255))
-        #expect(over[1, 1] == RGBA(r: 0, g: 0, b: 255) && over[0, 0] == RGBA(r: 255, g: 0, b: 0))
-    }
-
-    /// An image as tall as the item and wider fills it at scale 1: the centre crop, every pixel
-    /// exact (translucent ones composited over the background as they are, not filtered).
-    @Test func fillAtScaleOneIsAnExactCrop() throws {
-        var image = RGBAImage(width: 31, height: 9)
-        for y in 0..<9 {
-            for x in 0..<31 {
-                image[x, y] = RGBA(r: UInt8(x * 8), g: UInt8((x * y * 37) % 256), b: UInt8(y * 28),
-                                   a: UInt8((x * 53 + y * 97) % 256))
-            }
-        }
-        let background = RGBA(r: 10, g: 20, b: 30)
-        let fill = ItemFitter.fit(image, width: 21, height: 9, mode: .fill, background: background)
-        #expect(fill == image.cropped(x: 5, width: 21, height: 9).composited(over: background))
-        let tall = ItemFitter.fit(image, width: 31, height: 5, mode: .fill, background: background)
-        #expect(tall == image.cropped(x: 0, y: 2, width: 31, height: 5).composited(over: background))
-        // Half a pixel off: filtered, not a crop of either neighbour.
-        let half = ItemFitter.fit(image, width: 20, height: 9, mode: .fill, background: background)
-        #expect(half != image.cropped(x: 5, width: 20, height: 9).composited(over: background))
-        #expect(half != image.cropped(x: 6, width: 20, height: 9).composited(over: background))
-    }
-
-    /// Resampling makes its output rows in bands, in parallel, each band filtering horizontally
-    /// the source rows it reads: the output is the same for one band, bands of one row, and
-    /// bands whose edges fall anywhere in the taps, down- and upscaling, with translucent pixels.
-    @Test func resampleBandsAgree() throws {
-        var image = RGBAImage(width: 50, height: 97)
-        for y in 0..<97 {
-            for x in 0..<50 {
-                image[x, y] = RGBA(r: UInt8((x * 11 + y * 3) % 256), g: UInt8((x * y * 7) % 256),
-                                   b: UInt8((y * 29) % 256), a: UInt8((x * 37 + y * 61) % 256))
-            }
-        }
-        let cases: [(source: (x: Double, y: Double, w: Double, h: Double), width: Int, height: Int)] = [
-            ((0, 0, 50, 97), 33, 61), ((0, 0, 50, 97), 80, 150), ((3.25, 10.5, 40, 60.75), 41, 77),
-        ]
-        for c in cases {
-            let whole = ItemFitter.resample(image, source: c.source, width: c.width, height: c.height, bandRows: c.height)
-            #expect(whole.width == c.width && whole.height == c.height)
-            #expect(Set(whole.pixels).count > 100, "a picture, not one colour")
-            for bandRows in [1, 2, 7, 16, c.height - 1] {
-                let banded = ItemFitter.resample(image, source: c.source, width: c.width, height: c.height, bandRows: bandRows)
-                let same = banded == whole
-                #expect(same, "\(c.width)x\(c.height) in bands of \(bandRows) rows")
-            }
-        }
-    }
-
     /// Items with thousands of colours, so every scene's palette is lossy.
     static func busyItems(_ n: Int, width: Int = 64, height: Int = 32) -> [RGBAImage] {
         (0..<n).map { k in
