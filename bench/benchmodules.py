@@ -2,7 +2,10 @@
 
 Their file names have hyphens, so `import` cannot name them. A script is loaded once per
 process, under its name with underscores (quality_bench), and registered in sys.modules
-under it, so worker processes that unpickle one of its functions find the module.
+under it, so worker processes that unpickle one of its functions find the module. That
+holds for workers forked from the process (Linux's default through Python 3.13); a spawned
+worker (macOS, or Linux from Python 3.14) starts afresh and finds the module only when the
+script that uses it loads it at its top level, not inside a function.
 """
 import importlib.util, sys
 from pathlib import Path

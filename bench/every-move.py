@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The per-frame goal on every moving frame of one workload, not only the sampled ones.
+"""The per-frame goal on every moving frame of one workload, with other render options.
 
     CAROUSEL_BIN=.build/release/carousel python3 bench/every-move.py [WORKLOAD] [RENDER OPTIONS...]
     e.g.  python3 bench/every-move.py photos
 
-quality-bench.py and quality-probe.py score a sample of the timeline's frames (the first
-frame of each hold and a few frames of each move). A hold's frames are one picture, so
-its first frame stands for all of them; a move's frames are each a picture of their
-own. This script renders the workload's GIF (quality-bench.py's images and options, the
+quality-probe.py scores a sample of the timeline's frames (the first frame of each hold and
+a few frames of each move); quality-bench.py scores that sample with every metric and every
+moving frame with SSIMULACRA2, with the workload's own options. A hold's frames are one
+picture, so its first frame stands for all of them; a move's frames are each a picture of
+their own. This script, for trying a lever on the moving frames (quality-probe.py's
+counterpart), renders the workload's GIF (quality-bench.py's images and options, the
 RENDER OPTIONS added), and scores every frame of every move with SSIMULACRA2 against
 the exact frame, beside pngquant's score on that frame (`pngquant 256`, default
 dithering, each frame on its own). It prints the moving frames' mean beside

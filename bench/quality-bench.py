@@ -22,7 +22,7 @@ column. Installs what is missing: ffmpeg, pngquant, gifsicle and time with
 apt-get; numpy, pillow, ssimulacra2 and flip-evaluator with pip.
 """
 import io, json, math, os, shlex, shutil, subprocess, sys, time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")   # FLIP uses OpenMP; the benchmark machine is shared
@@ -387,24 +387,30 @@ def score_files(pair):
     return score
 
 
-def every_move(work, phase, rows, picked):
-    """SSIMULACRA2 of carousel's GIF and of pngquant on every frame of every move, kept as
-    rows[...]["moves"]: the sampled frames' scores from compare(), the others scored here, two
-    at a time, from the frames compare() kept and pngquant's of the exact frame."""
-    moving = [k for k, p in enumerate(phase) if p == "move"]
+def unsampled_moves(phase, picked):
+    """The moving frames (timeline indices, in order) that the sample leaves out."""
     sampled = set(picked)
-    extra = [k for k in moving if k not in sampled]
+    return [k for k, p in enumerate(phase) if p == "move" and k not in sampled]
+
+
+def every_move(work, phase, rows, picked, extra):
+    """SSIMULACRA2 of carousel's GIF and of pngquant on every frame of every move, kept as
+    rows[...]["moves"]: the sampled frames' scores from compare(), the others (`extra`) scored
+    here, in one worker process a core, from the frames compare() kept and pngquant's of the
+    exact frame."""
     log(f"{work.name}: pngquant 256 and SSIMULACRA2 on the {len(extra)} moving frames not sampled")
+    exact = [work.dir / "exact" / f"frame-{k:05d}.png" for k in extra]
+    quantized = [work.dir / "pngquant" / f"frame-{k:05d}.png" for k in extra]
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        list(pool.map(lambda pair: run(["pngquant", "256", "--force", "--output", pair[1], "--", pair[0]]),
+                      zip(exact, quantized)))
     pairs = []
-    for k in extra:
-        exact = work.dir / "exact" / f"frame-{k:05d}.png"
-        quantized = work.dir / "pngquant" / f"frame-{k:05d}.png"
-        run(["pngquant", "256", "--force", "--output", quantized, "--", exact])
-        pairs += [(exact, work.dir / "moves" / f"frame-{k:05d}.png"), (exact, quantized)]
+    for k, reference, quantized_frame in zip(extra, exact, quantized):
+        pairs += [(reference, work.dir / "moves" / f"frame-{k:05d}.png"), (reference, quantized_frame)]
     with ProcessPoolExecutor(os.cpu_count()) as pool:
         scores = list(pool.map(score_files, pairs))
     for name in ("carousel", "pngquant"):
-        rows[name]["moves"] = {k: rows[name]["s2"][k] for k in moving if k in sampled}
+        rows[name]["moves"] = {k: rows[name]["s2"][k] for k in picked if phase[k] == "move"}
     for i, k in enumerate(extra):
         rows["carousel"]["moves"][k], rows["pngquant"]["moves"][k] = scores[2 * i], scores[2 * i + 1]
 
@@ -418,10 +424,10 @@ def measure(exe, work):
     picked, k = sample(phase)
     rows = encode(exe, work, info)
     quantized = pngquant(work, picked)
-    keep = {k for k, p in enumerate(phase) if p == "move"} - set(picked)
+    extra = unsampled_moves(phase, picked)
     (work.dir / "moves").mkdir()
-    gifsicle_same = compare(work, info, exact, rows, quantized, picked, keep)
-    every_move(work, phase, rows, picked)
+    gifsicle_same = compare(work, info, exact, rows, quantized, picked, set(extra))
+    every_move(work, phase, rows, picked, extra)
     distinct = 1 + sum(bool(np.any(exact[i] != exact[i - 1])) for i in range(1, len(exact)))
     del exact
     (work.dir / "exact.rgb").unlink()
@@ -541,7 +547,7 @@ def report_workload(result):
     print("```")
     for name in ("carousel", "ffmpeg", "gifsicle"):
         print(work.commands[name])
-    print("pngquant 256 --force --output pngquant/frame-NNNNN.png -- exact/frame-NNNNN.png   # each sampled frame")
+    print("pngquant 256 --force --output pngquant/frame-NNNNN.png -- exact/frame-NNNNN.png   # each sampled and each moving frame")
     print("```\n")
     print(f"gifsicle's decoded frames equal ffmpeg's on every timeline frame: "
           f"{'yes (its scores are ffmpeg' + chr(39) + 's)' if result['gifsicle_same'] else 'no (scored on its own)'}.\n")

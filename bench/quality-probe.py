@@ -27,12 +27,6 @@ from benchmodules import load
 
 quality = load("quality-bench.py")
 formats = load("formats-bench.py")
-from ssimulacra2 import compute_ssimulacra2
-
-
-def score(pair):
-    reference, test = pair
-    return float(compute_ssimulacra2(reference, test))
 
 
 def pngquant_scores(folder, frames, subdir):
@@ -46,7 +40,7 @@ def pngquant_scores(folder, frames, subdir):
             quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
         pairs.append((str(src), str(dst)))
     with ProcessPoolExecutor(os.cpu_count()) as pool:
-        return list(pool.map(score, pairs))
+        return list(pool.map(quality.score_files, pairs))
 
 
 def carousel_scores(exe, work, args, folder, ref, frames):
@@ -68,7 +62,7 @@ def carousel_scores(exe, work, args, folder, ref, frames):
             shown[k].save(tmp / f"d-{k}.png")
             pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
         with ProcessPoolExecutor(os.cpu_count()) as pool:
-            return size, seconds, list(pool.map(score, pairs))
+            return size, seconds, list(pool.map(quality.score_files, pairs))
 
 
 def prepare(exe, work, folder):
