@@ -9,8 +9,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The format an output file's extension names (`.png` is APNG for `render`), or `nil`.
     public init?(extensionOf path: String) {
-        guard let format = OutputFormat(fileExtension: OutputFormat.fileExtension(path)) else { return nil }
-        self = format
+        self.init(fileExtension: OutputFormat.fileExtension(path))
     }
 
     /// The format an extension (lowercased) names, or `nil`.

@@ -89,8 +89,8 @@ public struct RGBAImage: Equatable, Sendable {
                     (dst.baseAddress! + row * w * 4).initialize(from: src.baseAddress! + from, count: w * 4)
                 }
             }
-            if padding > 0, let below = UnsafeMutableRawPointer(dst.baseAddress.map { $0 + w * h * 4 }) {
-                RGBAImage.fill(below, pixels: w * padding, with: fill)
+            if padding > 0 {
+                RGBAImage.fill(UnsafeMutableRawPointer(dst.baseAddress! + w * h * 4), pixels: w * padding, with: fill)
             }
         }
         return RGBAImage(width: w, height: h + padding, pixels: out)

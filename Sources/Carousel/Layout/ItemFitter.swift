@@ -44,8 +44,8 @@ public enum ItemFitter {
             return image.width == width && image.height == height
                 ? image : image.cropped(x: Int(source.x), y: Int(source.y), width: width, height: height)
         }
-        let across = Taps(weights(from: source.x, length: source.w, to: width, limit: image.width))
-        let down = Taps(weights(from: source.y, length: source.h, to: height, limit: image.height))
+        let across = Taps(from: source.x, length: source.w, to: width, limit: image.width)
+        let down = Taps(from: source.y, length: source.h, to: height, limit: image.height)
         let sourceWidth = image.width, sourcePixels = image.pixels
         // The source columns any output reads.
         let (left, right) = across.span(0..<width)
@@ -130,12 +130,39 @@ public enum ItemFitter {
         let offset: [Int]
         let weights: [Float]
 
-        init(_ taps: [(first: Int, weights: [Float])]) {
-            first = taps.map(\.first)
-            var offset = [0]
-            for tap in taps { offset.append(offset[offset.count - 1] + tap.weights.count) }
+        /// The tent filter's taps for `count` outputs over `length` source samples from `start`
+        /// (of `limit`): each output's source samples within the filter's radius (the scale,
+        /// at least one), weighted by their distance from its centre, normalised; the nearest
+        /// sample alone where none has weight.
+        init(from start: Double, length: Double, to count: Int, limit: Int) {
+            let scale = length / Double(count)
+            let radius = max(1, scale)
+            var first: [Int] = [], offset = [0], weights: [Float] = []
+            first.reserveCapacity(count)
+            offset.reserveCapacity(count + 1)
+            for o in 0..<count {
+                let centre = start + (Double(o) + 0.5) * scale
+                let lo = max(0, Int((centre - radius - 0.5).rounded(.down)))
+                let hi = min(limit - 1, Int((centre + radius - 0.5).rounded(.up)))
+                var taps: [Float] = []
+                var total = 0.0
+                for i in lo...max(lo, hi) {
+                    let w = max(0, 1 - abs(Double(i) + 0.5 - centre) / radius)
+                    taps.append(Float(w))
+                    total += w
+                }
+                if total <= 0 {
+                    first.append(min(limit - 1, max(0, Int(centre))))
+                    weights.append(1)
+                } else {
+                    first.append(lo)
+                    weights += taps.map { $0 / Float(total) }
+                }
+                offset.append(weights.count)
+            }
+            self.first = first
             self.offset = offset
-            weights = taps.flatMap(\.weights)
+            self.weights = weights
         }
 
         /// The source samples the outputs `outputs` read: from the least first to the greatest end.
@@ -160,27 +187,4 @@ public enum ItemFitter {
         }
     }
 
-    /// Filter taps for one axis: for each output sample, the first source index and normalised weights.
-    private static func weights(from start: Double, length: Double, to count: Int,
-                                limit: Int) -> [(first: Int, weights: [Float])] {
-        let scale = length / Double(count)
-        let radius = max(1, scale)
-        return (0..<count).map { o in
-            let centre = start + (Double(o) + 0.5) * scale
-            let lo = max(0, Int((centre - radius - 0.5).rounded(.down)))
-            let hi = min(limit - 1, Int((centre + radius - 0.5).rounded(.up)))
-            var taps: [Float] = []
-            var total = 0.0
-            for i in lo...max(lo, hi) {
-                let w = max(0, 1 - abs(Double(i) + 0.5 - centre) / radius)
-                taps.append(Float(w))
-                total += w
-            }
-            if total <= 0 {
-                let nearest = min(limit - 1, max(0, Int(centre)))
-                return (nearest, [1])
-            }
-            return (lo, taps.map { $0 / Float(total) })
-        }
-    }
 }

@@ -573,10 +573,7 @@ struct QuantizerTests {
         let (image, patch) = Self.farPatch()
         let palette = PaletteDesigner(maxColors: 32, space: .oklab).design(image).palette
         let p = Oklab.point(patch)
-        let nearest = palette.map { e -> Int32 in
-            let q = Oklab.point(e), d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
-            return d.0 * d.0 + d.1 * d.1 + d.2 * d.2
-        }.min()!
+        let nearest = palette.map { ChannelWeights.rgb.distance(Oklab.point($0), p) }.min()!
         #expect(nearest <= PaletteDesigner.uncoveredDistance, "the patch's nearest entry is \(nearest) away")
     }
 
@@ -586,10 +583,7 @@ struct QuantizerTests {
         let (image, patch) = Self.farPatch()
         let palette = PaletteDesigner(maxColors: 33, space: .oklab).design(image, reserved: [patch]).palette
         let p = Oklab.point(patch)
-        let near = palette.dropFirst().filter { e in
-            let q = Oklab.point(e), d = (q.0 - p.0, q.1 - p.1, q.2 - p.2)
-            return d.0 * d.0 + d.1 * d.1 + d.2 * d.2 <= PaletteDesigner.uncoveredDistance
-        }
+        let near = palette.dropFirst().filter { ChannelWeights.rgb.distance(Oklab.point($0), p) <= PaletteDesigner.uncoveredDistance }
         #expect(palette.first == patch)
         #expect(near.isEmpty, "designed entries near the reserved patch: \(near)")
     }

@@ -225,6 +225,19 @@ struct CarouselRenderTests {
         #expect(throws: CarouselError.self) { try carousel.frameIndex(at: -0.1) }
     }
 
+    /// An image without pixels (which no PNG decodes to, but code can make) is refused by
+    /// name before anything is fitted.
+    @Test func imageWithoutPixelsIsRefused() {
+        let image = RGBAImage(width: 8, height: 4, fill: .white)
+        #expect(throws: CarouselError.input("image 2", "is 0x4; an image needs at least one pixel each way")) {
+            try Carousel(images: [image, RGBAImage(width: 0, height: 4)], options: CarouselOptions())
+        }
+        #expect(throws: CarouselError.input("image 1", "is 8x0; an image needs at least one pixel each way")) {
+            try Carousel(images: [RGBAImage(width: 8, height: 0), image], options: CarouselOptions())
+        }
+        #expect(throws: Never.self) { try Carousel(images: [image, image], options: CarouselOptions()) }
+    }
+
     /// Items with thousands of colours, so every scene's palette is lossy.
     static func busyItems(_ n: Int, width: Int = 64, height: Int = 32) -> [RGBAImage] {
         (0..<n).map { k in

@@ -241,7 +241,7 @@ struct Histogram {
             }
             : self.bins
         let count = bins.count
-        let w = oklab ? (1.0, 1.0, 1.0) : (Double(weights.r), Double(weights.g), Double(weights.b))
+        let w = (Double(metric.r), Double(metric.g), Double(metric.b))
         // The bins by each channel's key, then by their place in the histogram.
         var lists: [[Int32]] = (0..<3).map { c in
             var keyed = bins.enumerated().map { (key: $1.key(c), bin: Int32($0)) }
@@ -396,13 +396,16 @@ struct Histogram {
         guard most > 0, palette.count > 1, assignment.count == bins.count else { return nil }
         var entries = palette.map { Oklab.point($0) }
         let kept = reserved.map { Oklab.point($0) }
-        let metric = ChannelWeights.rgb
+        let metric = self.metric
         var use = [Double](repeating: 0, count: palette.count)
-        var far: [Int] = []
+        var far: [Int] = [], isFar = [Bool](repeating: false, count: bins.count)
         for i in bins.indices {
             let k = Int(assignment[i])
             use[k] += bins[i].count
-            if metric.distance(points[i], entries[k]) > limit { far.append(i) }
+            if metric.distance(points[i], entries[k]) > limit {
+                far.append(i)
+                isFar[i] = true
+            }
         }
         guard !far.isEmpty else { return nil }
         // A bin's nearest designed entry (-1 when a reserved colour is nearer) and its distance.
@@ -417,12 +420,14 @@ struct Histogram {
         }
         var nearestOf = far.map { nearest(points[$0]) }
         var palette = palette
-        var moved = [Bool](repeating: false, count: palette.count)
-        for _ in 0..<most {
+        // The entries that move, least used first (the first of equals).
+        let victims = palette.indices.sorted { use[$0] < use[$1] || use[$0] == use[$1] && $0 < $1 }
+        var moves = 0
+        for victim in victims.prefix(most) {
             var worst = -1
             for f in far.indices where nearestOf[f].distance > (worst < 0 ? limit : nearestOf[worst].distance) { worst = f }
-            guard worst >= 0, let victim = use.indices.filter({ !moved[$0] }).min(by: { use[$0] < use[$1] }) else { break }
-            moved[victim] = true
+            guard worst >= 0 else { break }
+            moves += 1
             let target = far[worst], bin = bins[target]
             palette[victim] = RGBA(r: UInt8(bin.r.rounded()), g: UInt8(bin.g.rounded()), b: UInt8(bin.b.rounded()))
             entries[victim] = points[target]
@@ -436,12 +441,13 @@ struct Histogram {
                 }
             }
             // The bins the entry served, none of them far before, may be far now.
-            for i in bins.indices where Int(assignment[i]) == victim && !far.contains(i) {
+            for i in bins.indices where Int(assignment[i]) == victim && !isFar[i] {
                 far.append(i)
+                isFar[i] = true
                 nearestOf.append(nearest(points[i]))
             }
         }
-        return moved.contains(true) ? palette : nil
+        return moves > 0 ? palette : nil
     }
 
     /// How the axes count in distances in ``space``: ``weights`` in RGB, alike in Oklab.

@@ -405,9 +405,6 @@ public struct Quantizer: Sendable {
             let pixel = UInt32(littleEndian: source[x])
             return mapper.point(Int32(pixel & 0xFF), Int32(pixel >> 8 & 0xFF), Int32(pixel >> 16 & 0xFF))
         }
-        @inline(__always) func squared(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32)) -> Int32 {
-            (a.0 &- b.0) &* (a.0 &- b.0) &+ (a.1 &- b.1) &* (a.1 &- b.1) &+ (a.2 &- b.2) &* (a.2 &- b.2)
-        }
         // The index to the left, or `entries` when that pixel was not mapped (or is transparent).
         var left = only == nil || only![0] != 0 ? Int(indices[0]) : entries
         for x in 1..<count {
@@ -418,7 +415,8 @@ public struct Quantizer: Sendable {
             let index = Int(indices[x])
             if plain[x] != 0 && index != left && left < entries && index < entries {
                 let p = point(x)
-                if squared(base[left], p) <= squared(base[index], p) &+ slack {
+                let metric = ChannelWeights.rgb
+                if metric.distance(base[left], p) <= metric.distance(base[index], p) &+ slack {
                     indices[x] = UInt8(truncatingIfNeeded: left)
                     continue
                 }
