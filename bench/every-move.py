@@ -17,8 +17,8 @@ pngquant's, how many fall more than 5 below pngquant's, and the eight largest ga
 QUALITY_PROBE_POST, when set, runs on the GIF first, as for quality-probe.py.
 
 It uses quality-probe.py's cache (bench/.cache/probe/WORKLOAD: exact frames, ffmpeg's
-GIF), made on first use, and keeps pngquant's frames and scores for every moving frame
-beside it (pngquant-moves/, pngquant-moves.json). About a minute for the sample banners
+GIF), made on first use, and adds there pngquant's frames of the moving frames the sample
+leaves out (pngquant/) and their scores (pngquant-moves.json). About a minute for the sample banners
 and the photos, three for the gradients, on 2 cores after the cache is made.
 Exit status 0 when everything was measured, whether or not the goal passes.
 """
@@ -30,22 +30,24 @@ probe = load("quality-probe.py")
 quality = probe.quality
 
 
-def pngquant_moves(folder, moving):
-    """pngquant's SSIMULACRA2 on each moving frame, kept in pngquant-moves.json."""
+def pngquant_moves(folder, ref, moving):
+    """pngquant's SSIMULACRA2 on each of the `moving` frames: the sampled ones' from the probe's
+    cache, the others scored once and kept in pngquant-moves.json."""
+    known = dict(zip(ref["picked"], ref["pngquant"]))
+    extra = quality.unsampled_moves(ref["phase"], ref["picked"])
     done = folder / "pngquant-moves.json"
-    if done.exists():
-        kept = json.loads(done.read_text())
-        if kept["frames"] == moving:
-            return kept["scores"]
-    scores = probe.pngquant_scores(folder, moving, "pngquant-moves")
-    done.write_text(json.dumps({"frames": moving, "scores": scores}))
-    return scores
+    kept = json.loads(done.read_text()) if done.exists() else {}
+    if kept.get("frames") != extra:
+        kept = {"frames": extra, "scores": quality.pngquant_scores(folder, extra)}
+        done.write_text(json.dumps(kept))
+    known.update(zip(extra, kept["scores"]))
+    return [known[k] for k in moving]
 
 
 def main():
     name, args, exe, work, folder, ref = probe.start("every-move")
     moving = [k for k, phase in enumerate(ref["phase"]) if phase == "move"]
-    reference = pngquant_moves(folder, moving)
+    reference = pngquant_moves(folder, ref, moving)
     size, _, scores = probe.carousel_scores(exe, work, args, folder, ref, moving)
     gaps = sorted(zip((s - q for s, q in zip(scores, reference)), moving, scores, reference))
     below = [g for g in gaps if g[0] < -quality.PER_FRAME_MARGIN]

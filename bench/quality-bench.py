@@ -231,13 +231,32 @@ def encode(exe, work, info):
 def pngquant(work, picked):
     """pngquant 256 (default dithering) on each sampled exact frame; {index: RGB array}."""
     log(f"{work.name}: pngquant 256 on {len(picked)} sampled frames")
-    out, folder = {}, work.dir / "pngquant"
-    folder.mkdir(exist_ok=True)
-    for k in picked:
-        src, dst = work.dir / "exact" / f"frame-{k:05d}.png", folder / f"frame-{k:05d}.png"
-        run(["pngquant", "256", "--force", "--output", dst, "--", src])
-        out[k] = np.asarray(Image.open(dst).convert("RGB"))
-    return out
+    return {k: np.asarray(Image.open(path).convert("RGB")) for k, path in zip(picked, quantize(work.dir, picked))}
+
+
+def exact_png(folder, k):
+    """Timeline frame k of `carousel frames` in folder/exact."""
+    return folder / "exact" / f"frame-{k:05d}.png"
+
+
+def quantize(folder, frames, subdir="pngquant"):
+    """`pngquant 256` (default dithering) on each of `frames` (timeline indices) of the exact
+    frames in `folder`, into folder/subdir, on every core; a frame already there is kept.
+    The PNGs, in the order of `frames`."""
+    (folder / subdir).mkdir(exist_ok=True)
+    jobs = [(exact_png(folder, k), folder / subdir / f"frame-{k:05d}.png") for k in frames]
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        list(pool.map(lambda job: run(["pngquant", "256", "--force", "--output", job[1], "--", job[0]]),
+                      [job for job in jobs if not job[1].exists()]))
+    return [out for _, out in jobs]
+
+
+def pngquant_scores(folder, frames, subdir="pngquant"):
+    """pngquant's SSIMULACRA2 on each of `frames` of the exact frames in `folder` (``quantize``),
+    scored in one worker process a core."""
+    pairs = list(zip((exact_png(folder, k) for k in frames), quantize(folder, frames, subdir)))
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        return list(pool.map(score_files, pairs))
 
 
 # ---------------------------------------------------------------- decoding and metrics
@@ -399,20 +418,14 @@ def every_move(work, phase, rows, picked, extra):
     here, in one worker process a core, from the frames compare() kept and pngquant's of the
     exact frame."""
     log(f"{work.name}: pngquant 256 and SSIMULACRA2 on the {len(extra)} moving frames not sampled")
-    exact = [work.dir / "exact" / f"frame-{k:05d}.png" for k in extra]
-    quantized = [work.dir / "pngquant" / f"frame-{k:05d}.png" for k in extra]
-    with ThreadPoolExecutor(os.cpu_count()) as pool:
-        list(pool.map(lambda pair: run(["pngquant", "256", "--force", "--output", pair[1], "--", pair[0]]),
-                      zip(exact, quantized)))
-    pairs = []
-    for k, reference, quantized_frame in zip(extra, exact, quantized):
-        pairs += [(reference, work.dir / "moves" / f"frame-{k:05d}.png"), (reference, quantized_frame)]
+    reference = pngquant_scores(work.dir, extra)
+    pairs = [(exact_png(work.dir, k), work.dir / "moves" / f"frame-{k:05d}.png") for k in extra]
     with ProcessPoolExecutor(os.cpu_count()) as pool:
         scores = list(pool.map(score_files, pairs))
     for name in ("carousel", "pngquant"):
         rows[name]["moves"] = {k: rows[name]["s2"][k] for k in picked if phase[k] == "move"}
-    for i, k in enumerate(extra):
-        rows["carousel"]["moves"][k], rows["pngquant"]["moves"][k] = scores[2 * i], scores[2 * i + 1]
+    rows["carousel"]["moves"].update(zip(extra, scores))
+    rows["pngquant"]["moves"].update(zip(extra, reference))
 
 
 def measure(exe, work):

@@ -29,20 +29,6 @@ quality = load("quality-bench.py")
 formats = load("formats-bench.py")
 
 
-def pngquant_scores(folder, frames, subdir):
-    """pngquant's SSIMULACRA2 on each of `frames` (timeline indices) of the exact frames in
-    `folder`, each frame through `pngquant 256` into folder/subdir (made once)."""
-    (folder / subdir).mkdir(exist_ok=True)
-    pairs = []
-    for k in frames:
-        src, dst = folder / "exact" / f"frame-{k:05d}.png", folder / subdir / f"frame-{k:05d}.png"
-        if not dst.exists():
-            quality.run(["pngquant", "256", "--force", "--output", dst, "--", src])
-        pairs.append((str(src), str(dst)))
-    with ProcessPoolExecutor(os.cpu_count()) as pool:
-        return list(pool.map(quality.score_files, pairs))
-
-
 def carousel_scores(exe, work, args, folder, ref, frames):
     """carousel's GIF of the workload with `args` (QUALITY_PROBE_POST run on it when set): its
     bytes, the render's seconds, and SSIMULACRA2 of each of `frames` against the exact frame."""
@@ -74,7 +60,7 @@ def prepare(exe, work, folder):
     quality.run(work.carousel(exe, "frames", "-o", folder / "exact"))
     info = json.loads((folder / "exact" / "frames.json").read_text())
     picked, _ = quality.sample(quality.phases(info["frames"]))
-    pngquant = pngquant_scores(folder, picked, "pngquant")
+    pngquant = quality.pngquant_scores(folder, picked)
     w, h = info["width"], info["height"]
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "exact.rgb"
