@@ -13,7 +13,8 @@ ffmpeg (palettegen/paletteuse), gifsicle -O3 (ffmpeg's GIF re-optimised) and
 pngquant (each frame on its own; the per-frame reference). The GIFs are decoded,
 laid on the timeline by their delays and compared with the exact frames: a sample of
 frames with every metric, and every moving frame of carousel's GIF and pngquant's
-with SSIMULACRA2, for the per-frame goal.
+with SSIMULACRA2, for the per-frame goal. `carousel frames` is timed too, against
+`render`, and its files compared with the exact frames' run byte for byte.
 
 Prints a Markdown report on stdout, progress on stderr. Exit status 0 when
 everything was measured, whether or not the goals pass; 2 when something could
@@ -21,7 +22,7 @@ not be measured. bench/README.md explains the workloads, the sampling and every
 column. Installs what is missing: ffmpeg, pngquant, gifsicle and time with
 apt-get; numpy, pillow, ssimulacra2 and flip-evaluator with pip.
 """
-import io, json, math, os, shlex, shutil, subprocess, sys, time
+import filecmp, io, json, math, os, shlex, shutil, subprocess, sys, time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
@@ -34,7 +35,8 @@ APT = {"ffmpeg": "ffmpeg", "ffprobe": "ffmpeg", "pngquant": "pngquant", "gifsicl
 PIP = {"numpy": "numpy", "PIL": "pillow", "ssimulacra2": "ssimulacra2", "flip_evaluator": "flip-evaluator"}
 FFMPEG_FILTER = ("split[a][b];[a]palettegen=stats_mode=diff[p];"
                  "[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle")
-CAROUSEL_REPEATS, FFMPEG_REPEATS = 3, 2
+CAROUSEL_REPEATS, FFMPEG_REPEATS, FRAMES_REPEATS = 3, 2, 2
+FRAMES_LIMIT = 3.0       # carousel frames within 3x carousel render's wall time
 UNIFORM_SAMPLES = 18     # every k-th timeline frame, k = round(frames / 18)
 PER_FRAME_MARGIN = 5.0   # each frame's SSIMULACRA2 >= pngquant's - 5
 TILE = 64                # the FLIP error map is averaged over TILE x TILE tiles to find the worst area
@@ -212,6 +214,7 @@ def encode(exe, work, info):
             ffmpeg_times.append(best_of(ffmpeg_cmd, 1))
     carousel = {"seconds": min(s for s, _ in runs), "rss": max(r for _, r in runs)}
     ffmpeg = {"seconds": min(ffmpeg_times)}
+    carousel["frames"] = export(exe, work)
     log(f"{work.name}: gifsicle -O3 x{FFMPEG_REPEATS}")
     settle()
     gifsicle_cmd = ["gifsicle", "-O3", d / "ffmpeg.gif", "-o", d / "gifsicle.gif"]
@@ -428,6 +431,26 @@ def every_move(work, phase, rows, picked, extra):
     rows["pngquant"]["moves"].update(zip(extra, reference))
 
 
+def export(exe, work):
+    """carousel frames, timed (best of FRAMES_REPEATS, into a folder of its own), and whether each
+    run wrote the same bytes as the exact frames' run: every file, frames.json too."""
+    log(f"{work.name}: carousel frames x{FRAMES_REPEATS}")
+    exact, timed = work.dir / "exact", work.dir / "frames-timed"
+    times, differing = [], []
+    for _ in range(FRAMES_REPEATS):
+        if timed.exists():
+            shutil.rmtree(timed)
+        settle()
+        times.append(best_of(work.carousel(exe, "frames", "-o", timed), 1))
+        names = sorted(p.name for p in exact.iterdir())
+        if sorted(p.name for p in timed.iterdir()) != names:
+            differing.append("the list of files")
+        else:
+            differing += [n for n in names if not filecmp.cmp(exact / n, timed / n, shallow=False)]
+    shutil.rmtree(timed)
+    return {"seconds": min(times), "files": len(names), "differing": sorted(set(differing))}
+
+
 def measure(exe, work):
     if work.dir.exists():
         shutil.rmtree(work.dir)
@@ -489,6 +512,8 @@ def report_workload(result):
     below = [k for k in gaps if gaps[k] < -PER_FRAME_MARGIN]
     worst_gap = min(gaps, key=gaps.get)
     size, speed = c["bytes"] / f["bytes"], f["seconds"] / c["seconds"]
+    e = c["frames"]
+    export_ratio = e["seconds"] / c["seconds"]
     goals = [
         ("SSIMULACRA2 mean: carousel >= pngquant", f"{c_mean:.2f} vs {q_mean:.2f} ({c_mean - q_mean:+.2f})",
          c_mean >= q_mean),
@@ -499,6 +524,11 @@ def report_workload(result):
         ("wall time: ffmpeg / carousel >= 10x", f"{f['seconds']:.3f} s / {c['seconds']:.3f} s = {speed:.2f}x",
          speed >= 10),
         ("shimmer: carousel = 0 px", str(c["shimmer"]), c["shimmer"] == 0),
+        (f"carousel frames <= {FRAMES_LIMIT:g}x render's wall time, the same bytes every run",
+         f"{e['seconds']:.3f} s / {c['seconds']:.3f} s = {export_ratio:.2f}x; "
+         + (f"{e['files']} files the same in {FRAMES_REPEATS + 1} runs" if not e["differing"]
+            else f"differing: {', '.join(e['differing'][:3])}"),
+         export_ratio <= FRAMES_LIMIT and not e["differing"]),
     ]
     print("| goal | measured | result |")
     print("|---|---|---|")
@@ -580,7 +610,8 @@ def report(results, exe, command, started):
           f"mean error, 0 = identical, lower is better), each frame against carousel's exact frame. "
           f"Wall time: best of {CAROUSEL_REPEATS} for carousel render (from the PNG inputs), best of {FFMPEG_REPEATS} "
           f"for ffmpeg (the GIF encode only, from the exact frames as raw RGB at the same fps), the two alternating, "
-          f"and gifsicle. "
+          f"and gifsicle; best of {FRAMES_REPEATS} for carousel frames (the same images and options, PNGs into "
+          f"an empty folder), whose files are compared with the exact frames' run byte for byte. "
           f"{tool_versions()}.\n")
     summary = []
     for result in results:
