@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU time of carousel's benchmark renders, for comparing two builds on a noisy machine.
 
-    python3 bench/render-cpu.py BIN[,BIN...] [WORKLOADS] [ROUNDS]
+    python3 bench/render-cpu.py [--frames] BIN[,BIN...] [WORKLOADS] [ROUNDS]
     e.g.  python3 bench/render-cpu.py /tmp/old/carousel,.build/release/carousel photos,gradients 4
 
 Runs `carousel render` with quality-bench.py's images and options for each workload
@@ -9,34 +9,43 @@ Runs `carousel render` with quality-bench.py's images and options for each workl
 (3 by default), and prints each run's wall time and CPU time (user + system of the child,
 from getrusage). Alternating runs and comparing ranges is what tells a change from this
 machine's run-to-run noise; one run of each build does not. The GIFs go to a temporary
-folder.
+folder. With --frames, `carousel frames` is timed instead, each run into a new folder
+(removed after it), and the line gives the bytes of PNG it wrote.
 """
-import resource, subprocess, sys, tempfile, time
+import resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 from benchmodules import load
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    frames = bool(args) and args[0] == "--frames"
+    args = args[1:] if frames else args
+    if not args:
         sys.exit(__doc__)
     quality = load("quality-bench.py")
-    builds = sys.argv[1].split(",")
-    names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["samples", "photos", "gradients"]
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    builds = args[0].split(",")
+    names = args[1].split(",") if len(args) > 1 else ["samples", "photos", "gradients"]
+    rounds = int(args[2]) if len(args) > 2 else 3
     works = {w.name: w for w in quality.workloads(names)}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):
             for b, build in enumerate(builds):
                 for name in names:
-                    command = works[name].carousel(build, "render", "-o", Path(tmp) / f"{name}-{b}.gif")
+                    out = Path(tmp) / (f"{name}-{b}" if frames else f"{name}-{b}.gif")
+                    command = works[name].carousel(build, "frames" if frames else "render", "-o", out)
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     start = time.time()
                     subprocess.run(command, check=True)
                     wall = time.time() - start
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-                    print(f"{build}  {name:10} wall {wall:.3f} s  cpu {cpu:.3f} s", flush=True)
+                    written = ""
+                    if frames:
+                        written = f"  {sum(p.stat().st_size for p in out.glob('*.png')):,} bytes of PNG"
+                        shutil.rmtree(out)
+                    print(f"{build}  {name:10} wall {wall:.3f} s  cpu {cpu:.3f} s{written}", flush=True)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ static const png_uint_32 carousel_png_format_rgba = PNG_FORMAT_RGBA;
 static const png_uint_32 carousel_png_image_version = PNG_IMAGE_VERSION;
 static const png_uint_32 carousel_png_flag_16bit_srgb = PNG_IMAGE_FLAG_16BIT_sRGB;
 static const png_uint_32 carousel_png_format_linear_rgba = PNG_FORMAT_LINEAR_RGB_ALPHA;
-static const png_uint_32 carousel_png_flag_fast = PNG_IMAGE_FLAG_FAST;
 
 /// Upper bound on the bytes png_image_write_to_memory needs (a compound macro).
 static inline png_alloc_size_t carousel_png_size_max(png_image image) {

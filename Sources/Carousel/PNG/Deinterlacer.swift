@@ -63,13 +63,17 @@ enum Deinterlacer {
             offset += rows * (1 + w * pixelBytes)
         }
 
-        var out = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var out = Data(PNGWriter.signature)
         var header13 = header
         header13[12] = 0
-        out += chunk("IHDR", header13[...])
-        for c in kept { out += chunk(c.type, c.body) }
-        var deflater = try Deflater()
-        defer { deflater.close() }
+        out += PNGWriter.chunk("IHDR", header13)
+        for c in kept { out += PNGWriter.chunk(c.type, Array(c.body)) }
+        let deflater: Deflater
+        do {
+            deflater = try Deflater(level: Z_BEST_SPEED, strategy: Z_DEFAULT_STRATEGY, output: 1 << 20)
+        } catch {
+            throw Failure(reason: error.reason)
+        }
         var row = [UInt8](repeating: 0, count: 1 + stride)  // filter type 0, then the pixels
         for y in 0..<height {
             for (k, p) in passes.enumerated() where y >= p.1 && (y - p.1) % p.3 == 0 {
@@ -85,10 +89,18 @@ enum Deinterlacer {
                     }
                 }
             }
-            try deflater.add(row) { out += chunk("IDAT", $0) }
+            do {
+                try deflater.add(row) { out += PNGWriter.chunk("IDAT", $0) }
+            } catch {
+                throw Failure(reason: "cannot deflate the rewrite")
+            }
         }
-        try deflater.finish { out += chunk("IDAT", $0) }
-        out += chunk("IEND", [][...])
+        do {
+            try deflater.finish { out += PNGWriter.chunk("IDAT", $0) }
+        } catch {
+            throw Failure(reason: "cannot deflate the rewrite")
+        }
+        out += PNGWriter.chunk("IEND", [])
         return out
     }
 
@@ -120,17 +132,6 @@ enum Deinterlacer {
         }
         guard let header, header.count == 13 else { throw Failure(reason: "missing IHDR") }
         return (header, kept, segments)
-    }
-
-    private static func chunk(_ type: String, _ body: ArraySlice<UInt8>) -> [UInt8] {
-        let typeBytes = Array(type.utf8)
-        var out = [UInt8(body.count >> 24 & 0xFF), UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)]
-        out += typeBytes
-        out += body
-        var crc = crc32(0, typeBytes, uInt(typeBytes.count))
-        crc = body.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
-        out += [UInt8(crc >> 24 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-        return out
     }
 }
 
@@ -230,69 +231,5 @@ private struct PassReader {
         }
         previous = row
         body(row)
-    }
-}
-
-/// Deflates rows as they come, handing out compressed data a chunk's worth (1 MiB) at a time.
-private struct Deflater {
-    private let stream: UnsafeMutablePointer<z_stream>
-    private var pending: [UInt8] = []
-    private static let chunkSize = 1 << 20
-
-    init() throws(Deinterlacer.Failure) {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        guard deflateInit_(stream, Z_BEST_SPEED, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            stream.deallocate()
-            throw Deinterlacer.Failure(reason: "cannot start deflating")
-        }
-    }
-
-    func close() {
-        deflateEnd(stream)
-        stream.deallocate()
-    }
-
-    /// Compresses `bytes`; `emit` gets each full chunk of output.
-    mutating func add(_ bytes: [UInt8], emit: (ArraySlice<UInt8>) -> Void) throws(Deinterlacer.Failure) {
-        try run(bytes, flush: Z_NO_FLUSH)
-        while pending.count >= Deflater.chunkSize {
-            emit(pending[0..<Deflater.chunkSize])
-            pending.removeFirst(Deflater.chunkSize)
-        }
-    }
-
-    /// Ends the stream; `emit` gets the rest (at least one chunk, possibly empty-free).
-    mutating func finish(emit: (ArraySlice<UInt8>) -> Void) throws(Deinterlacer.Failure) {
-        try run([], flush: Z_FINISH)
-        var at = 0
-        repeat {
-            let end = min(pending.count, at + Deflater.chunkSize)
-            emit(pending[at..<end])
-            at = end
-        } while at < pending.count
-        pending = []
-    }
-
-    private mutating func run(_ bytes: [UInt8], flush: Int32) throws(Deinterlacer.Failure) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var failed = false
-        bytes.withUnsafeBufferPointer { input in
-            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-            stream.pointee.avail_in = uInt(input.count)
-            while true {
-                let status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                    stream.pointee.next_out = out.baseAddress
-                    stream.pointee.avail_out = uInt(out.count)
-                    return CLibPNG.deflate(stream, flush)
-                }
-                if status == Z_STREAM_ERROR { failed = true; return }
-                pending += buffer[0..<(buffer.count - Int(stream.pointee.avail_out))]
-                if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_out != 0 && stream.pointee.avail_in == 0) {
-                    return
-                }
-            }
-        }
-        if failed { throw Deinterlacer.Failure(reason: "cannot deflate the rewrite") }
     }
 }

@@ -78,12 +78,14 @@ public enum PNGCodec {
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory; `fast` trades size for speed
-    /// (libpng's `PNG_IMAGE_FLAG_FAST`: quicker filtering and compression, larger files).
+    /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory; `fast` trades size for speed:
+    /// every row Paeth-filtered and deflated at zlib level 1 with run-length matches only
+    /// (``PNGWriter``, for `carousel frames`), where libpng otherwise chooses a filter for each
+    /// row and deflates at zlib's default level.
     public static func encode(_ image: RGBAImage, name: String = "<memory>", fast: Bool = false) throws(PNGError) -> Data {
+        if fast { return try PNGWriter.encodeQuickly(image, name: name) }
         var png = png_image()
         png.version = carousel_png_image_version
-        if fast { png.flags |= carousel_png_flag_fast }
         png.width = UInt32(image.width)
         png.height = UInt32(image.height)
         png.format = carousel_png_format_rgba

@@ -1,4 +1,4 @@
-import Carousel
+@testable import Carousel
 import CarouselTestSupport
 import Foundation
 import Testing
@@ -29,6 +29,69 @@ struct PNGCodecTests {
         }
         let data = try PNGCodec.encode(image)
         #expect(differingPixels(try PNGCodec.decode(data), image) == 0)
+    }
+
+    /// The quick encoding (`fast`, as `carousel frames` writes) decodes to the pixels it was
+    /// given, alpha included: one pixel, single rows and columns, widths whose rows are not a
+    /// multiple of a vector, and more rows than a band of ``PNGWriter/bandRows``.
+    @Test(arguments: [(1, 1), (1, 40), (40, 1), (2, 2), (5, 3), (37, 19), (301, 33)])
+    func quickEncodingRoundTrips(_ size: (width: Int, height: Int)) throws {
+        var random = SeededRandom(seed: UInt64(size.width * 1000 + size.height))
+        var image = RGBAImage(width: size.width, height: size.height)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                // Smooth areas (where the Paeth predictor's three choices tie or nearly), and noise.
+                image[x, y] = x % 7 < 4
+                    ? RGBA(r: UInt8(x * 3 % 256), g: UInt8(y * 5 % 256), b: UInt8((x + y) % 256), a: x % 3 == 0 ? 255 : UInt8(x * y % 256))
+                    : RGBA(r: random.byte(), g: random.byte(), b: random.byte(), a: random.byte())
+            }
+        }
+        let data = try PNGCodec.encode(image, fast: true)
+        #expect(differingPixels(try PNGCodec.decode(data), image) == 0)
+    }
+
+    /// The quick encoding's chunks: IHDR (8-bit RGBA, not interlaced), sRGB, the image data
+    /// in IDAT chunks of at most ``PNGWriter/idatBytes`` (several for an image of noise), and
+    /// IEND, each with its CRC (checked with the tests' own CRC-32, not zlib's).
+    @Test func quickEncodingWritesWellFormedChunks() throws {
+        var random = SeededRandom(seed: 7)
+        var image = RGBAImage(width: 400, height: 300)
+        for y in 0..<300 {
+            for x in 0..<400 { image[x, y] = RGBA(r: random.byte(), g: random.byte(), b: random.byte(), a: random.byte()) }
+        }
+        let data = try PNGCodec.encode(image, fast: true)
+        #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let chunks = Self.chunks(data)
+        let types = chunks.map(\.type)
+        #expect(types.first == "IHDR" && types.dropFirst().first == "sRGB" && types.last == "IEND")
+        let idat = chunks.filter { $0.type == "IDAT" }
+        #expect(idat.count >= 2 && idat.count == chunks.count - 3, "\(types)")
+        #expect(idat.allSatisfy { $0.body.count <= PNGWriter.idatBytes })
+        #expect(chunks[0].body == PNGBytes.be32(400) + PNGBytes.be32(300) + Data([8, 6, 0, 0, 0]))
+        #expect(chunks[1].body == Data([0]))
+        // Each chunk's stored CRC, over its type and body.
+        var at = 8
+        let bytes = [UInt8](data)
+        for chunk in chunks {
+            let end = at + 8 + chunk.body.count
+            let stored = bytes[end..<(end + 4)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            #expect(stored == PNGBytes.crc32(Data(bytes[(at + 4)..<end])), "\(chunk.type)")
+            at = end + 4
+        }
+        #expect(at == bytes.count)
+        #expect(differingPixels(try PNGCodec.decode(data), image) == 0)
+    }
+
+    /// An image without pixels cannot be a PNG: one line naming it, from the quick encoding as
+    /// from libpng's.
+    @Test func quickEncodingRefusesAnEmptyImage() {
+        for (width, height) in [(0, 0), (0, 3), (3, 0)] {
+            let error = #expect(throws: PNGError.self) {
+                try PNGCodec.encode(RGBAImage(width: width, height: height), name: "empty.png", fast: true)
+            }
+            let line = error?.description ?? ""
+            #expect(line.hasPrefix("empty.png: cannot encode PNG: ") && !line.contains("\n"), "\(line)")
+        }
     }
 
     /// A header claiming 60000x60000 fails from the header alone: the file has no pixel data to speak of.

@@ -40,6 +40,15 @@ struct PNGSuiteTests {
         #expect(image.pixels.count == width * height * 4)
     }
 
+    /// Every valid file's pixels, written with the quick encoding of `carousel frames`, decode
+    /// to the same pixels: every colour type and depth as it arrives in RGBA.
+    @Test(arguments: valid)
+    func quickEncodingRoundTrips(_ name: String) throws {
+        let image = try PNGCodec.decode(contentsOf: TestPaths.pngSuite.appendingPathComponent(name))
+        let again = try PNGCodec.decode(PNGCodec.encode(image, name: name, fast: true))
+        #expect(differingPixels(again, image) == 0)
+    }
+
     /// Every interlaced file decodes to the same pixels as its non-interlaced twin (`bgai*` have none).
     @Test(arguments: valid.filter { $0.count == 12 && Array($0)[3] == "i" && !$0.hasPrefix("bgai") })
     func interlacedMatchesTwin(_ name: String) throws {

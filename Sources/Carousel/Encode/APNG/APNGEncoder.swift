@@ -47,7 +47,7 @@ public struct APNGEncoder: AnimationEncoder {
             }
             let chunks = APNGEncoder.chunks(of: png)
             if k == 0 {
-                try sink.write(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+                try sink.write(Data(PNGWriter.signature))
                 try sink.write(APNGEncoder.chunk("IHDR", chunks.first { $0.type == "IHDR" }?.body ?? Data()))
                 var actl = Data()
                 actl += APNGEncoder.be32(UInt32(plan.frames.count))
@@ -105,10 +105,7 @@ public struct APNGEncoder: AnimationEncoder {
     }
 
     static func chunk(_ type: String, _ body: Data) -> Data {
-        var typed = Data(type.utf8)
-        typed += body
-        let crc = typed.withUnsafeBytes { raw in crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, uInt(raw.count)) }
-        return be32(UInt32(body.count)) + typed + be32(UInt32(crc))
+        Data(PNGWriter.chunk(type, [UInt8](body)))
     }
 
     static func be32(_ v: UInt32) -> Data { Data([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
