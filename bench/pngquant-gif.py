@@ -8,33 +8,32 @@ cache for it (run `python3 bench/quality-probe.py WORKLOAD` once). Every exact t
 frame goes through `pngquant 256` (default dithering), identical consecutive frames are
 merged, the frames are written as one GIF with their own palettes kept (Pillow), and
 `gifsicle -O3` optimises it. Prints both sizes and the ratio to ffmpeg's GIF of the same
-frames. Files go to bench/.cache/probe/WORKLOAD/pngquant-gif/.
+frames. pngquant runs through quality-bench.py's `quantize`, on every core, into the
+probe's bench/.cache/probe/WORKLOAD/pngquant/ (the frames quality-probe.py quantized are
+kept); the GIFs go to bench/.cache/probe/WORKLOAD/pngquant-gif/.
 """
-import json, os, subprocess, sys
-from concurrent.futures import ThreadPoolExecutor
+import json, subprocess, sys
 from pathlib import Path
 
 from PIL import Image
 
+from benchmodules import load
+
 BENCH = Path(__file__).resolve().parent
+quality = load("quality-bench.py")
 
 
 def main():
     name = sys.argv[1] if len(sys.argv) > 1 else "samples"
     folder = BENCH / ".cache" / "probe" / name
+    if not (folder / "exact" / "frames.json").is_file() or not (folder / "probe.json").is_file():
+        sys.exit(f"pngquant-gif: {name}: no exact frames in {folder}; run python3 bench/quality-probe.py "
+                 f"{name} first (samples, photos or gradients)")
     info = json.loads((folder / "exact" / "frames.json").read_text())
     out = folder / "pngquant-gif"
-    (out / "frames").mkdir(parents=True, exist_ok=True)
-
-    def quantized(frame):
-        source = folder / "exact" / f"frame-{frame['index']:05d}.png"
-        target = out / "frames" / source.name
-        if not target.exists():
-            subprocess.run(["pngquant", "256", "--force", "--output", target, "--", source], check=True)
-        return source, target
-
-    with ThreadPoolExecutor(os.cpu_count()) as pool:
-        pairs = list(pool.map(quantized, info["frames"]))
+    out.mkdir(exist_ok=True)
+    frames = [f["index"] for f in info["frames"]]
+    pairs = zip((quality.exact_png(folder, k) for k in frames), quality.quantize(folder, frames))
     images, durations, last = [], [], None
     for source, target in pairs:
         exact = source.read_bytes()
