@@ -22,7 +22,10 @@ public struct PNGSequenceEncoder: Sendable {
         while start < plan.frames.count {
             let frames = Array(plan.frames[start..<min(plan.frames.count, start + batch)])
             let encoded = frames.parallelMap { frame in
-                Result { () throws(PNGError) in try PNGCodec.encode(plan.picture(frame.source), fast: true) }
+                Result { () throws(PNGError) in
+                    try PNGCodec.encode(plan.picture(frame.source), name: "\(name)/\(PNGSequenceEncoder.fileName(frame.source))",
+                                        fast: true)
+                }
             }
             for (frame, result) in zip(frames, encoded) {
                 let data: Data

@@ -63,16 +63,24 @@ enum Deinterlacer {
             offset += rows * (1 + w * pixelBytes)
         }
 
-        var out = Data(PNGWriter.signature)
+        var out = PNGWriter.signature
         var header13 = header
         header13[12] = 0
-        out += PNGWriter.chunk("IHDR", header13)
-        for c in kept { out += PNGWriter.chunk(c.type, Array(c.body)) }
+        PNGWriter.appendChunk("IHDR", header13, to: &out)
+        for c in kept { PNGWriter.appendChunk(c.type, Array(c.body), to: &out) }
         let deflater: Deflater
         do {
             deflater = try Deflater(level: Z_BEST_SPEED, strategy: Z_DEFAULT_STRATEGY, output: 1 << 20)
         } catch {
             throw Failure(reason: error.reason)
+        }
+        /// Runs a step of the deflater, its failure said as the rewrite's.
+        func deflating(_ step: () throws(Deflater.Failure) -> Void) throws(Failure) {
+            do {
+                try step()
+            } catch {
+                throw Failure(reason: "cannot deflate the rewrite")
+            }
         }
         var row = [UInt8](repeating: 0, count: 1 + stride)  // filter type 0, then the pixels
         for y in 0..<height {
@@ -89,19 +97,11 @@ enum Deinterlacer {
                     }
                 }
             }
-            do {
-                try deflater.add(row) { out += PNGWriter.chunk("IDAT", $0) }
-            } catch {
-                throw Failure(reason: "cannot deflate the rewrite")
-            }
+            try deflating { () throws(Deflater.Failure) in try deflater.add(row) { PNGWriter.appendChunk("IDAT", $0, to: &out) } }
         }
-        do {
-            try deflater.finish { out += PNGWriter.chunk("IDAT", $0) }
-        } catch {
-            throw Failure(reason: "cannot deflate the rewrite")
-        }
-        out += PNGWriter.chunk("IEND", [])
-        return out
+        try deflating { () throws(Deflater.Failure) in try deflater.finish { PNGWriter.appendChunk("IDAT", $0, to: &out) } }
+        PNGWriter.appendChunk("IEND", [], to: &out)
+        return Data(out)
     }
 
     /// IHDR's body, the chunks before the first IDAT worth keeping, and where the image data is.

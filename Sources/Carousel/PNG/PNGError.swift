@@ -9,7 +9,8 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(file: String, reason: String)
     /// The header declares more pixels than the cap; payload: file name, width, height, cap in pixels.
     case tooLarge(file: String, width: Int, height: Int, limit: Int)
-    /// libpng could not encode the image; payload: destination name, libpng's message.
+    /// The image could not be encoded; payload: destination name, the reason (libpng's
+    /// message, or ``PNGWriter``'s).
     case encodingFailed(file: String, reason: String)
 
     /// One line: the file and the reason.

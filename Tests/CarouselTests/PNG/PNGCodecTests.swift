@@ -1,5 +1,6 @@
 @testable import Carousel
 import CarouselTestSupport
+import CLibPNG
 import Foundation
 import Testing
 
@@ -84,14 +85,61 @@ struct PNGCodecTests {
 
     /// An image without pixels cannot be a PNG: one line naming it, from the quick encoding as
     /// from libpng's.
-    @Test func quickEncodingRefusesAnEmptyImage() {
+    @Test(arguments: [true, false])
+    func anEmptyImageIsRefused(_ fast: Bool) {
         for (width, height) in [(0, 0), (0, 3), (3, 0)] {
             let error = #expect(throws: PNGError.self) {
-                try PNGCodec.encode(RGBAImage(width: width, height: height), name: "empty.png", fast: true)
+                try PNGCodec.encode(RGBAImage(width: width, height: height), name: "empty.png", fast: fast)
             }
             let line = error?.description ?? ""
             #expect(line.hasPrefix("empty.png: cannot encode PNG: ") && !line.contains("\n"), "\(line)")
         }
+    }
+
+    /// The deflater hands its output on in pieces of at most its size, none empty, and the
+    /// pieces make the same stream whatever their size: sizes from one byte up, the stream's
+    /// own length (so the last piece fills the buffer exactly) and a byte either side of it,
+    /// input handed in one call or in several. The stream decodes, as the image data of a PNG.
+    @Test func deflaterPiecesMakeOneStream() throws {
+        var random = SeededRandom(seed: 11)
+        // Rows of a 40x30 RGB image, filter type 0: half noise, half flat.
+        let raw = (0..<30).flatMap { y in [UInt8(0)] + (0..<120).map { x in x < 60 ? random.byte() : UInt8(y) } }
+        func stream(output: Int, calls: Int) throws -> (bytes: [UInt8], pieces: [Int]) {
+            let deflater = try Deflater(level: 1, strategy: Z_RLE, output: output)
+            var bytes: [UInt8] = [], pieces: [Int] = []
+            let step = (raw.count + calls - 1) / calls
+            for start in stride(from: 0, to: raw.count, by: step) {
+                try deflater.add(Array(raw[start..<min(raw.count, start + step)])) {
+                    bytes += $0
+                    pieces.append($0.count)
+                }
+            }
+            try deflater.finish {
+                bytes += $0
+                pieces.append($0.count)
+            }
+            return (bytes, pieces)
+        }
+        let whole = try stream(output: 1 << 16, calls: 1).bytes
+        for output in [1, 2, 3, 7, 64, whole.count - 1, whole.count, whole.count + 1] {
+            for calls in [1, 5] {
+                let (bytes, pieces) = try stream(output: output, calls: calls)
+                #expect(bytes == whole, "pieces of \(output), \(calls) calls")
+                #expect(pieces.allSatisfy { $0 > 0 && $0 <= output }, "pieces of \(output): \(pieces.prefix(8))")
+            }
+        }
+        var ihdr = PNGBytes.be32(40) + PNGBytes.be32(30)
+        ihdr.append(contentsOf: [8, 2, 0, 0, 0])
+        let png = PNGBytes.file([("IHDR", ihdr), ("IDAT", Data(whole)), ("IEND", Data())])
+        let image = try PNGCodec.decode(png)
+        var expected = RGBAImage(width: 40, height: 30)
+        for y in 0..<30 {
+            for x in 0..<40 {
+                let at = y * 121 + 1 + x * 3
+                expected[x, y] = RGBA(r: raw[at], g: raw[at + 1], b: raw[at + 2])
+            }
+        }
+        #expect(differingPixels(image, expected) == 0)
     }
 
     /// A header claiming 60000x60000 fails from the header alone: the file has no pixel data to speak of.

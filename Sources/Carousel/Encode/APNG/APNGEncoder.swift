@@ -1,4 +1,3 @@
-import CLibPNG
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -108,6 +107,6 @@ public struct APNGEncoder: AnimationEncoder {
         Data(PNGWriter.chunk(type, [UInt8](body)))
     }
 
-    static func be32(_ v: UInt32) -> Data { Data([UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]) }
+    static func be32(_ v: UInt32) -> Data { Data(PNGWriter.bigEndian(v)) }
     static func be16(_ v: UInt16) -> Data { Data([UInt8(v >> 8), UInt8(v & 0xFF)]) }
 }
