@@ -80,7 +80,7 @@ public enum PNGCodec {
 
     /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory; `fast` trades size for speed:
     /// every row Paeth-filtered and deflated at zlib level 1 with run-length matches only
-    /// (``PNGWriter``, for `carousel frames`), where libpng otherwise chooses a filter for each
+    /// (`PNGWriter`, for `carousel frames`), where libpng otherwise chooses a filter for each
     /// row and deflates at zlib's default level.
     public static func encode(_ image: RGBAImage, name: String = "<memory>", fast: Bool = false) throws(PNGError) -> Data {
         if fast { return try PNGWriter.encodeQuickly(image, name: name) }

@@ -10,7 +10,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The header declares more pixels than the cap; payload: file name, width, height, cap in pixels.
     case tooLarge(file: String, width: Int, height: Int, limit: Int)
     /// The image could not be encoded; payload: destination name, the reason (libpng's
-    /// message, or ``PNGWriter``'s).
+    /// message, or `PNGWriter`'s).
     case encodingFailed(file: String, reason: String)
 
     /// One line: the file and the reason.
