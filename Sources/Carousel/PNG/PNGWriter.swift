@@ -108,7 +108,6 @@ enum PNGWriter {
         var crc = crc32(0, typeBytes, uInt(typeBytes.count))
         // zlib's crc32 of no buffer is 0, not the CRC so far: an empty body adds nothing.
         if let base = body.baseAddress, body.count > 0 { crc = crc32(crc, base, uInt(body.count)) }
-        out.reserveCapacity(out.count + 12 + body.count)
         out += bigEndian(UInt32(body.count))
         out += typeBytes
         out += body
