@@ -12,10 +12,16 @@ machine's run-to-run noise; one run of each build does not. The GIFs go to a tem
 folder. With --frames, `carousel frames` is timed instead, each run into a new folder
 (removed after it), and the line gives the bytes of PNG it wrote.
 """
-import resource, shutil, subprocess, sys, tempfile, time
+import os, resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
 from benchmodules import load
+
+
+def usage(problem):
+    """One line on stderr and exit status 64, for arguments that cannot be run."""
+    print(f"render-cpu: {problem}", file=sys.stderr)
+    sys.exit(64)
 
 
 def main():
@@ -24,10 +30,20 @@ def main():
     args = args[1:] if frames else args
     if not args:
         sys.exit(__doc__)
-    quality = load("quality-bench.py")
     builds = args[0].split(",")
     names = args[1].split(",") if len(args) > 1 else ["samples", "photos", "gradients"]
-    rounds = int(args[2]) if len(args) > 2 else 3
+    rounds = args[2] if len(args) > 2 else "3"
+    for build in builds:
+        if not (os.path.isfile(build) and os.access(build, os.X_OK)):
+            usage(f"{build}: no carousel binary there")
+    known = ("samples", "photos", "gradients")
+    for name in names:
+        if name not in known:
+            usage(f"no workload named {name!r} ({', '.join(known)})")
+    if not rounds.isdigit() or int(rounds) < 1:
+        usage(f"ROUNDS must be a whole number from 1, got {rounds!r}")
+    rounds = int(rounds)
+    quality = load("quality-bench.py")
     works = {w.name: w for w in quality.workloads(names)}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):
@@ -37,7 +53,8 @@ def main():
                     command = works[name].carousel(build, "frames" if frames else "render", "-o", out)
                     before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     start = time.time()
-                    subprocess.run(command, check=True)
+                    if subprocess.run(command).returncode != 0:
+                        sys.exit(f"render-cpu: {build} failed on {name} (its error is above)")
                     wall = time.time() - start
                     after = resource.getrusage(resource.RUSAGE_CHILDREN)
                     cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
