@@ -104,8 +104,13 @@ def carousel_bin():
 
 def photos():
     """photo-1.png ... photo-5.png from scikit-image's wheel (downloaded once into the cache)."""
-    folder = CACHE / "photos"
-    paths = [folder / f"photo-{i}.png" for i in range(1, len(PHOTOS) + 1)]
+    return wheel_images(PHOTOS, CACHE / "photos", "photo")
+
+
+def wheel_images(names, folder, stem):
+    """The pictures `names` of scikit-image's wheel (skimage/data/NAME) as PNGs folder/STEM-1.png,
+    STEM-2.png, ... in order: the wheel downloaded once into the cache, a JPEG converted with ffmpeg."""
+    paths = [folder / f"{stem}-{i}.png" for i in range(1, len(names) + 1)]
     if all(p.exists() for p in paths):
         return paths
     wheels = sorted((CACHE / "wheel").glob("scikit_image-*.whl"))
@@ -118,7 +123,7 @@ def photos():
             raise Unmeasured("pip download gave no scikit-image wheel")
     folder.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(wheels[-1]) as z:
-        for name, path in zip(PHOTOS, paths):
+        for name, path in zip(names, paths):
             source = folder / ("source-" + name)
             source.write_bytes(z.read("skimage/data/" + name))
             if name.endswith(".png"):

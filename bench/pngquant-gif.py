@@ -3,7 +3,7 @@
 
     python3 bench/pngquant-gif.py [WORKLOAD]
 
-WORKLOAD is samples (the default), photos or gradients; it needs quality-probe.py's
+WORKLOAD is samples (the default), photos, gradients or others; it needs quality-probe.py's
 cache for it (run `python3 bench/quality-probe.py WORKLOAD` once). Every exact timeline
 frame goes through `pngquant 256` (default dithering), identical consecutive frames are
 merged, the frames are written as one GIF with their own palettes kept (Pillow), and
@@ -28,7 +28,7 @@ def main():
     folder = BENCH / ".cache" / "probe" / name
     if not (folder / "exact" / "frames.json").is_file() or not (folder / "probe.json").is_file():
         sys.exit(f"pngquant-gif: {name}: no exact frames in {folder}; run python3 bench/quality-probe.py "
-                 f"{name} first (samples, photos or gradients)")
+                 f"{name} first (samples, photos, gradients or others)")
     info = json.loads((folder / "exact" / "frames.json").read_text())
     out = folder / "pngquant-gif"
     out.mkdir(exist_ok=True)

@@ -100,11 +100,26 @@ class Workload:
         return [str(exe), command, *self.inputs, *self.options, *rest, "--quiet"]
 
 
+# Pictures of scikit-image's wheel that no other workload uses and no setting was tuned on:
+# the `others` workload, a check that what the three workloads measure holds beyond them.
+OTHERS = [("hubble_deep_field.jpg", "a deep-field photograph, dark with specks of colour"),
+          ("ihc.png", "a stained tissue micrograph"),
+          ("logo.png", "a logo with transparent parts"),
+          ("color.png", "a colour wheel 371 pixels across, scaled up"),
+          ("camera.png", "a grey photograph"),
+          ("grass.png", "a grey texture")]
+MAIN_WORKLOADS = ("samples", "photos", "gradients")
+WORKLOAD_NAMES = MAIN_WORKLOADS + ("others",)
+
+
 def workloads(chosen):
-    """The three workloads; the images of those not chosen are not fetched or made."""
-    photos = encoder_bench.photos() if not chosen or "photos" in chosen else []
-    gradients = make_gradients.make(CACHE / "gradients") if not chosen or "gradients" in chosen else []
-    return [
+    """The workloads `chosen` (the three of the goals when none is); the images of those not
+    chosen are not fetched or made. `others` is measured only when named."""
+    chosen = chosen or MAIN_WORKLOADS
+    photos = encoder_bench.photos() if "photos" in chosen else []
+    gradients = make_gradients.make(CACHE / "gradients") if "gradients" in chosen else []
+    others = encoder_bench.wheel_images([n for n, _ in OTHERS], CACHE / "others", "other") if "others" in chosen else []
+    every = [
         Workload("samples", "the five sample banners, every default (640x360, hold 2 s, 0.3 s ease-in-out moves, "
                  "25 fps, page dots overlay)", [], []),
         Workload("photos", "the five photographs of encoder-bench.py (" + ", ".join(encoder_bench.PHOTOS) +
@@ -114,7 +129,11 @@ def workloads(chosen):
                  [p for p, _ in gradients],
                  ["--size", "1125x665", "--item-width", "1035", "--spacing", "16", "--hold", "1.5",
                   "--duration", "0.5", "--easing", "ease-in-out", "--fps", "25"]),
+        Workload("others", "six pictures of scikit-image's wheel that no setting was tuned on (" +
+                 ", ".join(f"{name}: {what}" for name, what in OTHERS) + "), with the photographs' options",
+                 others, encoder_bench.OPTIONS),
     ]
+    return [w for w in every if w.name in chosen]
 
 
 # ---------------------------------------------------------------- exact frames and the timeline
@@ -650,11 +669,10 @@ def main():
     exe = encoder_bench.carousel_bin()
     RUN.mkdir(parents=True, exist_ok=True)
     chosen = sys.argv[1:]
-    every = workloads(chosen)
-    unknown = set(chosen) - {w.name for w in every}
+    unknown = set(chosen) - set(WORKLOAD_NAMES)
     if unknown:
-        raise Unmeasured(f"no workload named {', '.join(sorted(unknown))} (samples, photos, gradients)")
-    results = [measure(exe, work) for work in every if not chosen or work.name in chosen]
+        raise Unmeasured(f"no workload named {', '.join(sorted(unknown))} ({', '.join(WORKLOAD_NAMES)})")
+    results = [measure(exe, work) for work in workloads(chosen)]
     report(results, exe, command, started)
 
 

@@ -4,7 +4,7 @@
     CAROUSEL_BIN=.build/release/carousel python3 bench/quality-probe.py [WORKLOAD] [RENDER OPTIONS...]
     e.g.  python3 bench/quality-probe.py gradients --dither none
 
-WORKLOAD is samples (the default), photos or gradients, with quality-bench.py's images
+WORKLOAD is samples (the default), photos, gradients or others, with quality-bench.py's images
 and options; RENDER OPTIONS are added to them. The probe renders the GIF, expands it to
 timeline frames by its delays and scores quality-bench.py's sampled frames against the
 exact frames with SSIMULACRA2, beside pngquant's score on each of those frames. It
@@ -87,7 +87,7 @@ def start(tool):
         sys.exit(f"{tool}: {exe}: no carousel binary there (swift build -c release, or set CAROUSEL_BIN)")
     works = [w for w in quality.workloads([name]) if w.name == name]
     if not works:
-        sys.exit(f"{tool}: no workload named {name} (samples, photos, gradients)")
+        sys.exit(f"{tool}: no workload named {name} ({', '.join(quality.WORKLOAD_NAMES)})")
     work = works[0]
     folder = quality.CACHE / "probe" / name
     return name, args, exe, work, folder, prepare(exe, work, folder)

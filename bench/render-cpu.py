@@ -5,8 +5,8 @@
     e.g.  python3 bench/render-cpu.py /tmp/old/carousel,.build/release/carousel photos,gradients 4
 
 Runs `carousel render` with quality-bench.py's images and options for each workload
-(samples, photos, gradients; all three by default), the builds alternating, ROUNDS times
-(3 by default), and prints each run's wall time and CPU time (user + system of the child,
+(samples, photos, gradients, others; the first three by default), the builds alternating,
+ROUNDS times (3 by default), and prints each run's wall time and CPU time (user + system of the child,
 from getrusage). Alternating runs and comparing ranges is what tells a change from this
 machine's run-to-run noise; one run of each build does not. The GIFs go to a temporary
 folder. With --frames, `carousel frames` is timed instead, each run into a new folder
@@ -36,14 +36,14 @@ def main():
     for build in builds:
         if not (os.path.isfile(build) and os.access(build, os.X_OK)):
             usage(f"{build}: no carousel binary there")
-    known = ("samples", "photos", "gradients")
+    quality = load("quality-bench.py")
+    known = quality.WORKLOAD_NAMES
     for name in names:
         if name not in known:
             usage(f"no workload named {name!r} ({', '.join(known)})")
     if not rounds.isdigit() or int(rounds) < 1:
         usage(f"ROUNDS must be a whole number from 1, got {rounds!r}")
     rounds = int(rounds)
-    quality = load("quality-bench.py")
     works = {w.name: w for w in quality.workloads(names)}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):

@@ -5,7 +5,7 @@
     e.g.  python3 bench/render-instructions.py /tmp/old/carousel,.build/release/carousel photos,gradients
 
 Runs `carousel render` with quality-bench.py's images and options for each workload
-(samples, photos, gradients; all three by default) under `valgrind --tool=callgrind`
+(samples, photos, gradients, others; the first three by default) under `valgrind --tool=callgrind`
 and prints each build's total instruction count, and whether the builds' GIFs are the
 same bytes. Instruction counts do not move with the machine's load, where wall and CPU
 times (render-cpu.py) vary by 10% from run to run; they do not see memory stalls, page
@@ -39,6 +39,9 @@ def main():
     quality = load("quality-bench.py")
     builds = sys.argv[1].split(",")
     names = sys.argv[2].split(",") if len(sys.argv) > 2 else ["samples", "photos", "gradients"]
+    unknown = [name for name in names if name not in quality.WORKLOAD_NAMES]
+    if unknown:
+        sys.exit(f"render-instructions: no workload named {unknown[0]!r} ({', '.join(quality.WORKLOAD_NAMES)})")
     works = {w.name: w for w in quality.workloads(names)}
     with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for name in names:

@@ -4,7 +4,7 @@
     python3 bench/segment-bytes.py WORKLOAD
     python3 bench/segment-bytes.py FRAMES.json A.gif B.gif [...]
 
-With a workload name (samples, photos, gradients), reads what the last run of
+With a workload name (samples, photos, gradients, others), reads what the last run of
 quality-bench.py left in bench/.cache/quality/WORKLOAD/: the timeline (exact/frames.json)
 and carousel's and ffmpeg's GIFs. Otherwise, a `carousel frames` timeline and the GIFs of
 that timeline.

@@ -422,6 +422,45 @@ struct QuantizerTests {
         #expect(twins.count == 2 && twins[0].key(1) != twins[1].key(1))
     }
 
+    /// A histogram of exact colours has one bin per colour, with its count (weighted when
+    /// counts are given), in colour order, whatever the pixel order, and leaves out
+    /// transparent pixels.
+    @Test func exactColorHistogramKeepsEveryColour() {
+        // Colours in one 6-bit cell and in others, repeated, in scrambled order; one transparent.
+        let colors = [RGBA(r: 9, g: 9, b: 9), RGBA(r: 8, g: 9, b: 10), RGBA(r: 200, g: 3, b: 77), RGBA(r: 8, g: 9, b: 11),
+                      RGBA(r: 9, g: 9, b: 9), RGBA(r: 200, g: 3, b: 77), RGBA(r: 9, g: 9, b: 9), RGBA(r: 1, g: 2, b: 3, a: 0)]
+        let image = RGBAImage(width: 8, height: 1, pixels: colors.flatMap { [$0.r, $0.g, $0.b, $0.a] })
+        #expect(Histogram(image).bins.count == 2, "two 6-bit cells")
+        let exact = Histogram(exactColorsOf: image)
+        #expect(exact.bins.map { RGBA(r: UInt8($0.r), g: UInt8($0.g), b: UInt8($0.b)) }
+                == [RGBA(r: 8, g: 9, b: 10), RGBA(r: 8, g: 9, b: 11), RGBA(r: 9, g: 9, b: 9), RGBA(r: 200, g: 3, b: 77)])
+        #expect(exact.bins.map(\.count) == [1, 1, 3, 2])
+        let weighted = Histogram(exactColorsOf: image, counts: [4, 0, 1, 1, 1, 2, 1, 9])
+        #expect(weighted.bins.map(\.count) == [1, 1, 6, 3], "a count of 0 counts once")
+        let reversed = RGBAImage(width: 8, height: 1, pixels: colors.reversed().flatMap { [$0.r, $0.g, $0.b, $0.a] })
+        #expect(Histogram(exactColorsOf: reversed).bins.map(\.count) == [1, 1, 3, 2])
+    }
+
+    /// A picture whose colours fill fewer 6-bit cells than the palette has entries (every
+    /// grey level, 64 cells) gets a palette designed from its exact colours: nearly every
+    /// entry distinct, each level within one of an entry, where the cells' means gave at most
+    /// 64 entries and levels two away.
+    @Test(arguments: [ColorSpace.rgb, .oklab])
+    func fewCellsGetExactColours(_ space: ColorSpace) {
+        var image = RGBAImage(width: 256, height: 4)
+        for y in 0..<4 { for x in 0..<256 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(x), b: UInt8(x)) } }
+        #expect(Histogram(image).bins.count == 64)
+        let (palette, exact) = PaletteDesigner(maxColors: 200, space: space).design(image)
+        #expect(!exact)
+        #expect(Set(palette).count >= 190, "\(Set(palette).count) distinct entries")
+        let levels = Set(palette.map(\.g))
+        let worst = (0...255).map { level in levels.map { abs(Int($0) - level) }.min()! }.max()!
+        #expect(worst <= 1, "every level within one of an entry (the worst \(worst) away)")
+        // A reserved colour still comes first, and the rest fit around it.
+        let (withDot, _) = PaletteDesigner(maxColors: 200, space: space).design(image, reserved: [RGBA(r: 255, g: 0, b: 0)])
+        #expect(withDot.first == RGBA(r: 255, g: 0, b: 0) && Set(withDot).count >= 190)
+    }
+
     /// Median cut over fine and coarse bins together still gives the plain algorithm's palette.
     @Test(arguments: [ColorSpace.rgb, .oklab])
     func medianCutOverBothCellSizes(_ space: ColorSpace) {
@@ -761,24 +800,113 @@ struct QuantizerTests {
     }
 
     /// The dither mask flags both pixels of every neighbouring pair that differ by the edge or
-    /// more, and leaves smooth ramps (a level per pixel in every channel) and flat areas dithered.
+    /// more, and leaves smooth ramps (a level per pixel in every channel) and flat areas
+    /// dithered; a run of one colour along a row takes one flag, dithered if any of its pixels is.
     @Test func ditherMaskFlagsEdgesNotRamps() {
         var image = RGBAImage(width: 20, height: 6)
         for y in 0..<6 {
             for x in 0..<20 {
-                // A ramp of one level per pixel (difference 2 + 4 + 1 = 7) up to column 9, then flat.
+                // A ramp of one level per pixel (difference 2 + 4 + 1 = 7) up to column 9, then
+                // flat to column 14; red from 15, each row a step darker than the one above.
                 let v = UInt8(100 + min(x, 9))
-                image[x, y] = x < 15 ? RGBA(r: v, g: v, b: v) : RGBA(r: 200, g: 40, b: 40)
+                image[x, y] = x < 15 ? RGBA(r: v, g: v, b: v) : RGBA(r: UInt8(200 - 3 * y), g: 40, b: 40)
+            }
+        }
+        // The flat grey run 9...14 and the red run 15...19 are dithered, edge and all; so is
+        // the ramp, whose neighbours differ by less than the edge.
+        #expect(DitherMask.undithered(image).allSatisfy { !$0 })
+        // Pixels alone (not in a run), at the edge: a red column between grey and red.
+        var step = image
+        for y in 0..<6 { step[15, y] = RGBA(r: 200, g: 40, b: 90) }
+        let mask = DitherMask.undithered(step)
+        for y in 0..<6 {
+            for x in 0..<20 {
+                #expect(mask[y * 20 + x] == (x == 15), "pixel (\(x), \(y))")
+            }
+        }
+        #expect(DitherMask.undithered(step, edge: 7, curve: 0).filter { $0 }.count == 6 * 10,
+                "at an edge of 7, without the bend test, the ramp's nine columns that are no run's and the column alone")
+        // With it, of the ramp only the pixels that bend by 7 or more: none (column 9 is a run's).
+        let bending = DitherMask.undithered(step, edge: 7)
+        for y in 0..<6 {
+            for x in 0..<20 {
+                #expect(bending[y * 20 + x] == (x == 15), "pixel (\(x), \(y))")
+            }
+        }
+    }
+
+    /// Pixels of one colour side by side along a row, wherever they lie (beside texture,
+    /// an edge or a gradient), share their flag: as the content slides along the row, one
+    /// takes another's place on screen and keeps its entry.
+    @Test func ditherMaskGivesARunOneFlag() {
+        let w = 48, h = 10
+        var image = RGBAImage(width: w, height: h)
+        var state: UInt32 = 7
+        for y in 0..<h {
+            for x in 0..<w {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                // Texture, then a run of one colour a row (a steep gradient down it), then texture.
+                image[x, y] = (12..<36).contains(x) ? RGBA(r: UInt8(5 * y), g: UInt8(250 - 6 * y), b: 90)
+                    : RGBA(r: UInt8(state >> 24), g: UInt8(state >> 16 & 0xFF), b: UInt8(state >> 8 & 0xFF))
             }
         }
         let mask = DitherMask.undithered(image)
-        for y in 0..<6 {
-            for x in 0..<20 {
-                #expect(mask[y * 20 + x] == (x == 14 || x == 15), "pixel (\(x), \(y))")
+        var words = image.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        for y in 1..<(h - 1) {
+            let run = (12..<36).map { mask[y * w + $0] }
+            #expect(Set(run).count == 1 && run[0] == false, "row \(y): the run is dithered throughout")
+            for x in 0..<(w - 1) where words[y * w + x] == words[y * w + x + 1] {
+                #expect(mask[y * w + x] == mask[y * w + x + 1], "(\(x), \(y)) and the pixel right of it")
             }
         }
-        #expect(DitherMask.undithered(image, edge: 7).filter { $0 }.count == 6 * 12,
-                "at an edge of 7 the ramp's ten columns and the edge's two are flagged")
+        // Without the bend test the run is undithered throughout (its rows differ by 28 and more).
+        let firstOnly = DitherMask.undithered(image, curve: 0)
+        #expect((1..<(h - 1)).allSatisfy { y in (12..<36).allSatisfy { firstOnly[y * w + $0] } })
+        words.removeAll()
+    }
+
+    /// A steep smooth ramp, whose neighbours differ by the edge or more but which does not bend,
+    /// stays dithered, and so do its first and last rows, where one neighbour is missing, and
+    /// a step between flat runs; texture stays undithered.
+    @Test func ditherMaskDithersSteepRampsNotTexture() {
+        let w = 64, h = 12
+        var image = RGBAImage(width: w, height: h)
+        var state: UInt32 = 99
+        for y in 0..<h {
+            for x in 0..<w {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                switch y {
+                // Rows 0-3: green rising 3 levels a pixel across (2 + 4 x 3 + 1 ... = 12 or more a step).
+                case 0..<4: image[x, y] = RGBA(r: 20, g: UInt8(3 * x), b: 20)
+                // Rows 4-7: texture, levels scattered over 0...127.
+                case 4..<8: image[x, y] = RGBA(r: UInt8(state >> 25), g: UInt8(state >> 18 & 127), b: UInt8(state >> 11 & 127))
+                // Rows 8-11: a step from dark to light at column 32.
+                default: image[x, y] = x < 32 ? RGBA(r: 30, g: 30, b: 30) : RGBA(r: 220, g: 220, b: 220)
+                }
+            }
+        }
+        let mask = DitherMask.undithered(image)
+        let firstOnly = DitherMask.undithered(image, curve: 0)
+        let bits = DitherMask(image).bits
+        // The ramp's rows, away from the texture below them (row 3 differs from row 4).
+        for y in 0..<3 {
+            for x in 0..<w {
+                #expect(firstOnly[y * w + x], "the ramp differs by the edge from its neighbours at (\(x), \(y))")
+                #expect(!mask[y * w + x], "the ramp stays dithered at (\(x), \(y))")
+            }
+        }
+        let texture = (4 * w)..<(8 * w)
+        #expect(texture.filter { mask[$0] }.count > texture.count * 9 / 10, "texture stays undithered")
+        for y in 9..<11 {
+            // The step's sides are the ends of flat runs, and take the runs' flag.
+            #expect(bits[y * w + 31] & 2 != 0 && bits[y * w + 32] & 2 != 0, "both sides of the step differ, row \(y)")
+            #expect(!mask[y * w + 31] && !mask[y * w + 32] && !mask[y * w + 10] && !mask[y * w + 50], "flat runs, row \(y)")
+        }
+        // A ramp down the picture: its first and last rows have one vertical neighbour only.
+        var vertical = RGBAImage(width: 8, height: 40)
+        for y in 0..<40 { for x in 0..<8 { vertical[x, y] = RGBA(r: 10, g: UInt8(4 * y), b: 10) } }
+        #expect(DitherMask.undithered(vertical).allSatisfy { !$0 })
+        #expect(DitherMask.undithered(vertical, curve: 0).allSatisfy { $0 })
     }
 
     /// The mask is made in bands of rows, one parallel task each: on a picture tall enough for
@@ -800,27 +928,50 @@ struct QuantizerTests {
         func difference(_ a: RGBA, _ b: RGBA) -> Int32 {
             2 * abs(Int32(a.r) - Int32(b.r)) + 4 * abs(Int32(a.g) - Int32(b.g)) + abs(Int32(a.b) - Int32(b.b))
         }
+        // The second difference a - 2b + c, weighted alike.
+        func bend(_ a: RGBA, _ b: RGBA, _ c: RGBA) -> Int32 {
+            func d(_ p: UInt8, _ q: UInt8, _ r: UInt8) -> Int32 { abs(Int32(p) - 2 * Int32(q) + Int32(r)) }
+            return 2 * d(a.r, b.r, c.r) + 4 * d(a.g, b.g, c.g) + d(a.b, b.b, c.b)
+        }
         let mask = DitherMask(image)
-        var flaggedCount = 0
+        var flaggedCount = 0, bendingLess = 0
+        var alone = [Bool](repeating: false, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
                 let c = image[x, y]
-                var flagged = false
+                var differs = false
                 for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] where (0..<w).contains(x + dx) && (0..<h).contains(y + dy) {
-                    flagged = flagged || difference(c, image[x + dx, y + dy]) >= DitherMask.edge
+                    differs = differs || difference(c, image[x + dx, y + dy]) >= DitherMask.edge
                 }
-                #expect(mask.flags[y * w + x] == flagged, "pixel (\(x), \(y))")
-                if flagged { flaggedCount += 1 }
+                #expect((mask.bits[y * w + x] & 2 != 0) == differs, "pixel (\(x), \(y)) differs")
+                // An axis counts only where the pixel has both neighbours on it.
+                let across = x > 0 && x + 1 < w && bend(image[x - 1, y], c, image[x + 1, y]) >= DitherMask.curve
+                let down = y > 0 && y + 1 < h && bend(image[x, y - 1], c, image[x, y + 1]) >= DitherMask.curve
+                alone[y * w + x] = differs && (across || down)
+                if differs && !(across || down) { bendingLess += 1 }
+            }
+            // A run of one colour along the row: every pixel flagged, or none.
+            var start = 0
+            for x in 1...w where x == w || image[x, y] != image[x - 1, y] {
+                let all = (start..<x).allSatisfy { alone[y * w + $0] }
+                for r in start..<x {
+                    #expect(mask.flags[y * w + r] == all, "pixel (\(r), \(y))")
+                    if all { flaggedCount += 1 }
+                }
+                start = x
             }
         }
+        #expect(bendingLess > 0, "some pixels differ from a neighbour but do not bend")
         #expect(flaggedCount > 0 && flaggedCount < w * h, "the picture has both flagged and dithered pixels")
-        // One pixel, one column and one row: only the neighbours there are.
+        // One pixel, one column and one row: only the neighbours there are, and a pixel at
+        // an end has no second difference along the line.
         #expect(DitherMask(RGBAImage(width: 1, height: 1, fill: .black)).flags == [false])
         var column = RGBAImage(width: 1, height: 4, fill: .black)
         column[0, 2] = RGBA(r: 255, g: 255, b: 255)
-        #expect(DitherMask(column).flags == [false, true, true, true])
-        var row = RGBAImage(width: 4, height: 1, fill: .black)
-        row[0, 0] = RGBA(r: 255, g: 255, b: 255)
-        #expect(DitherMask(row).flags == [true, true, false, false])
+        #expect(DitherMask(column).flags == [false, true, true, false])
+        var row = RGBAImage(width: 5, height: 1, fill: .black)
+        row[1, 0] = RGBA(r: 255, g: 255, b: 255)
+        row[2, 0] = RGBA(r: 0, g: 0, b: 255)
+        #expect(DitherMask(row).flags == [false, true, true, false, false], "pixel 3 ends a run with pixel 4")
     }
 }

@@ -459,9 +459,10 @@ struct SceneEncoder: Sendable {
         let from = !keptFrom.isEmpty ? keptFrom : settled.isEmpty ? [] : settling?.from ?? []
         // The region's layer pixels the frames draw from the group's own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
-        // Which region pixels are at edges or in texture: sampled there, they count in coarse cells.
+        // Which region pixels are left undithered (edges and texture). Sampled pixels that differ
+        // from a neighbour by the mask's edge (bending or not) count in coarse cells.
         let plain = undithered(x: regionX, width: regionWidth)
-        let plainFlags = plain ?? []
+        let maskBits = mask?.bits ?? []
         // The changed pixels that do not settle, all or one in eight (see above),
         // and how long the layer keeps each one's colour there, in timeline frames; and, for
         // every changed pixel, its flag in `drawn`.
@@ -485,7 +486,7 @@ struct SceneEncoder: Sendable {
                                 counts.withUnsafeMutableBufferPointer { counts in
                                     drawn.withUnsafeMutableBufferPointer { drawn in
                                         from.withUnsafeBufferPointer { from in
-                                            plainFlags.withUnsafeBufferPointer { plain in
+                                            maskBits.withUnsafeBufferPointer { maskBits in
                                                 coarse.withUnsafeMutableBufferPointer { coarse in rowChanged.withUnsafeMutableBufferPointer { rowChanged in
                                                     let layer = rawLayer.bindMemory(to: UInt32.self)
                                                     let sample = rawSample.bindMemory(to: UInt32.self)
@@ -521,7 +522,7 @@ struct SceneEncoder: Sendable {
                                                         for x in stride(from: first, to: w, by: spacing) where changed[x] != 0 {
                                                             sample[sampled] = now[x]
                                                             if y < layerHeight {
-                                                                if plain.count > 0 { coarse[sampled] = plain[regionRow + x] }
+                                                                if maskBits.count > 0 { coarse[sampled] = DitherMask.differs(maskBits.baseAddress!, layerRow &+ shownAt &+ x) }
                                                                 counts[sampled] = ahead.framesKept(layer.baseAddress!, row: layerRow, column: x, shownAt: shownAt)
                                                             } else {
                                                                 counts[sampled] = 1

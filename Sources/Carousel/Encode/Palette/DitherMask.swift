@@ -5,34 +5,65 @@
 /// pixel to pixel: there the pattern adds noise of its own, which the eye and SSIMULACRA2
 /// see, and which costs LZW bytes, while the nearest entry's error is masked by the
 /// picture itself. A pixel is left undithered (mapped to its nearest entry) when a
-/// neighbour differs from it by ``edge`` or more, in 2|dr| + 4|dg| + |db|: a smooth
-/// gradient, whose neighbours differ by a level or so per channel, stays dithered.
+/// neighbour differs from it by ``edge`` or more, in 2|dr| + 4|dg| + |db|, and it bends
+/// away from the line through its neighbours (across or down) by ``curve`` or more: a
+/// smooth gradient, whose neighbours differ by a level or so per channel, or by more but
+/// evenly, stays dithered.
+///
+/// A run of one colour along a row takes one flag: dithered if any of its pixels is. A run's
+/// end pixels differ from what lies beyond them, but as a carousel slides its content along
+/// the rows, one pixel of a run takes another's place on screen, and where frames are
+/// cleared (a transparent background whose gaps move) each frame draws such pixels again:
+/// with one flag, they keep their entries. Before, a horizontal gradient's run ends were left
+/// undithered where its middle was dithered, and its pixels changed on screen while the
+/// picture stood still (a test of a finger's settle found 38 such pixels in each of its last
+/// frames; `bench/transparent-check.py` on the sample banners with `--spacing 16
+/// --item-width 560` counts 4,415 against 4,310 before, and with the script `hold 0.3; drag
+/// -200 0.3; release; hold 0.5`, 23,886 against 27,159).
+///
+/// The mask also keeps which pixels differ from a neighbour by ``edge``, bending or not and
+/// in a run or not (bit 1 of ``bits``): the GIF encoder's moving frames count those in
+/// coarser histogram cells, as they did before the bend test (counting only the undithered
+/// ones there put a frame of the gradients' last move 5.5 below pngquant's).
 ///
 /// The mask is made once from the strip and cut with it, so a pixel's treatment travels
 /// with the content as it moves.
 struct DitherMask: Sendable {
-    /// One flag per pixel of the picture it was made from, row by row.
-    let flags: [Bool]
+    /// Per pixel of the picture it was made from, row by row: bit 0 set where the pixel is
+    /// left undithered, bit 1 where it differs from a neighbour by ``edge`` or more.
+    let bits: [UInt8]
     let width: Int
     let height: Int
 
     /// The mask of `image` (a strip).
     init(_ image: RGBAImage) {
-        flags = DitherMask.undithered(image)
+        bits = DitherMask.bits(image)
         width = image.width
         height = image.height
     }
 
-    /// The flags of columns `x..<x + width` for a picture `height` rows tall, row by row;
-    /// rows below the mask's own are dithered.
+    /// One flag per pixel, row by row: whether it is left undithered.
+    var flags: [Bool] { bits.map { $0 & 1 != 0 } }
+
+    /// ``bits`` bit 1 of pixel `i`, reading the bits through `pointer`.
+    @inline(__always)
+    static func differs(_ pointer: UnsafePointer<UInt8>, _ i: Int) -> Bool {
+        pointer[i] & 2 != 0
+    }
+
+    /// The undithered flags of columns `x..<x + width` for a picture `height` rows tall, row
+    /// by row; rows below the mask's own are dithered.
     func cut(x: Int, width: Int, height: Int) -> [Bool] {
-        var cut: [Bool] = []
-        cut.reserveCapacity(width * height)
-        for y in 0..<min(height, self.height) {
-            let row = y * self.width + x
-            cut.append(contentsOf: flags[row..<(row + width)])
-        }
-        cut.append(contentsOf: repeatElement(false, count: width * height - cut.count))
+        var cut = [Bool](repeating: false, count: width * height)
+        cut.withUnsafeMutableBufferPointer { cut in cut.withMemoryRebound(to: UInt8.self) { out in
+            bits.withUnsafeBufferPointer { bits in
+                for y in 0..<min(height, self.height) {
+                    // A flag is its byte, 0 or 1: bit 0, through pointers, so the loop vectorizes.
+                    let from = bits.baseAddress! + (y &* self.width &+ x), to = out.baseAddress! + y &* width
+                    for i in 0..<width { to[i] = from[i] & 1 }
+                }
+            }
+        } }
         return cut
     }
 
@@ -53,33 +84,67 @@ struct DitherMask: Sendable {
     /// | 4 | 1.071 / 0.991 / 0.978 | 86.95 / 78.68 / 72.74 (the gradients band) |
     static let edge: Int32 = 10
 
+    /// How far a pixel must bend away from the straight line through its neighbours (the
+    /// second difference a - 2b + c across or down, in 2|r| + 4|g| + |b|) to be left
+    /// undithered when it differs from a neighbour by ``edge``. An axis on which the pixel
+    /// lacks a neighbour (the picture's first and last rows and columns) does not count, as
+    /// if the line went on straight. A steep smooth gradient changes by ``edge`` or more from
+    /// pixel to pixel but bends hardly at all, and without dithering it bands: the colour
+    /// wheel of scikit-image (`bench/quality-bench.py`'s `others` workload: 371 pixels across,
+    /// scaled up to 640x360) changes by 10 or more between neighbours on 29% of its pixels,
+    /// in a speckle that left its moving frames posterized (SSIMULACRA2 36.4 against
+    /// pngquant's 45.3), while it bends by 10 or more on 1.2 to 1.6%. Edges bend by their
+    /// step, and texture from pixel to pixel, so both stay undithered.
+    ///
+    /// Measured at 5a49945 with the bend test alone (`bench/quality-probe.py photos`: bytes as
+    /// a multiple of ffmpeg's, SSIMULACRA2 mean, the worst sampled frame's gap to pngquant's):
+    /// 0 (no test) 0.981x, 80.90, −3.2; 3 0.984x, 80.85, −3.4; 4 0.985x, 80.85, −3.5; **6
+    /// 0.990x, 80.94, −4.5**; 8 0.999x, 80.91, −4.4; 10 1.008x, 80.95, −4.0; 16 1.029x,
+    /// 80.96, −4.0; 32 1.063x, 80.83, −6.9. On the `others` workload, scored on every moving
+    /// frame (`bench/every-move.py others`), 6 left 4 frames more than 5 below pngquant's
+    /// against 11 (all four grey pictures, which ``Histogram/init(exactColorsOf:weights:space:counts:)``
+    /// mends); a scratch script scoring the same pictures' moving frames found colour-wheel
+    /// frames more than 5 below with 3 and 4, and none from 6 up. 6 is the least that clears
+    /// them, for the fewest bytes.
+    static let curve: Int32 = 6
+
     /// One flag per pixel of `image`, row by row: true where the pixel is left undithered,
     /// that is where it differs by `edge` or more from a neighbour to its left, right, top
-    /// or bottom.
+    /// or bottom, and its second difference across or down is `curve` or more (0 leaves the
+    /// second test out), unless it lies in a run of one colour along its row that holds a
+    /// pixel that is not.
+    static func undithered(_ image: RGBAImage, edge: Int32 = DitherMask.edge, curve: Int32 = DitherMask.curve) -> [Bool] {
+        bits(image, edge: edge, curve: curve).map { $0 & 1 != 0 }
+    }
+
+    /// ``bits`` of `image`: bit 0 the flags of ``undithered(_:edge:curve:)``, bit 1 whether the
+    /// pixel differs from a neighbour by `edge` or more.
     ///
-    /// A pixel's flag depends on its own row and the rows beside it only, so the rows are
-    /// flagged in bands, one parallel task each, and each neighbouring pair is compared once,
+    /// A pixel's bits depend on its own row and the rows beside it only, so the rows are
+    /// done in bands, one parallel task each, and each neighbouring pair is compared once,
     /// without branches.
-    static func undithered(_ image: RGBAImage, edge: Int32 = DitherMask.edge) -> [Bool] {
+    static func bits(_ image: RGBAImage, edge: Int32 = DitherMask.edge, curve: Int32 = DitherMask.curve) -> [UInt8] {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { return [] }
         let bandRows = max(32, (h + 7) / 8)
         let bands = Array(stride(from: 0, to: h, by: bandRows)).parallelMap { y in
-            flagged(image, rows: y..<min(h, y + bandRows), edge: edge)
+            flagged(image, rows: y..<min(h, y + bandRows), edge: edge, curve: curve)
         }
-        var flags: [Bool] = []
-        flags.reserveCapacity(w * h)
-        for band in bands { flags.append(contentsOf: band) }
-        return flags
+        var bits: [UInt8] = []
+        bits.reserveCapacity(w * h)
+        for band in bands { bits.append(contentsOf: band) }
+        return bits
     }
 
-    /// The flags of `rows` (see ``undithered(_:edge:)``).
-    private static func flagged(_ image: RGBAImage, rows: Range<Int>, edge: Int32) -> [Bool] {
+    /// The bits of `rows` (see ``bits(_:edge:curve:)``).
+    private static func flagged(_ image: RGBAImage, rows: Range<Int>, edge: Int32, curve: Int32) -> [UInt8] {
         let w = image.width, h = image.height
-        var flags = [Bool](repeating: false, count: w * rows.count)
+        var flags = [UInt8](repeating: 0, count: w * rows.count)
         // Per column: whether the pixel differs from the one to its right, and from the ones above and below.
         var across = [UInt8](repeating: 0, count: w + 1)
         var above = [UInt8](repeating: 0, count: w), below = [UInt8](repeating: 0, count: w)
+        // Per column of the row: whether the pixel bends by `curve` or more, down or across.
+        var bent = [UInt8](repeating: 0, count: w)
         image.pixels.withUnsafeBytes { raw in
             let p = raw.bindMemory(to: UInt32.self)
             // 2|dr| + 4|dg| + |db| >= edge, as 0 or 1 (bytes r, g, b, a in memory order).
@@ -90,14 +155,21 @@ struct DitherMask: Sendable {
                 let db = Int32(a >> 16 & 0xFF) &- Int32(b >> 16 & 0xFF)
                 return 2 &* abs(dr) &+ 4 &* abs(dg) &+ abs(db) >= edge ? 1 : 0
             }
+            // 2|d2r| + 4|d2g| + |d2b| >= curve for the second difference a - 2b + c, as 0 or 1.
+            @inline(__always) func bends(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt8 {
+                let a = UInt32(littleEndian: a), b = UInt32(littleEndian: b), c = UInt32(littleEndian: c)
+                let dr = Int32(a & 0xFF) &- 2 &* Int32(b & 0xFF) &+ Int32(c & 0xFF)
+                let dg = Int32(a >> 8 & 0xFF) &- 2 &* Int32(b >> 8 & 0xFF) &+ Int32(c >> 8 & 0xFF)
+                let db = Int32(a >> 16 & 0xFF) &- 2 &* Int32(b >> 16 & 0xFF) &+ Int32(c >> 16 & 0xFF)
+                return 2 &* abs(dr) &+ 4 &* abs(dg) &+ abs(db) >= curve ? 1 : 0
+            }
             /// Fills `out` with row y's comparisons to row y + 1.
             func vertical(_ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>) {
                 let row = y &* w
                 for x in 0..<w { out[x] = differs(p[row &+ x], p[row &+ w &+ x]) }
             }
             if rows.lowerBound > 0 { above.withUnsafeMutableBufferPointer { vertical(rows.lowerBound - 1, $0) } }
-            // A flag is written as its byte, 0 or 1.
-            flags.withUnsafeMutableBufferPointer { flags in flags.withMemoryRebound(to: UInt8.self) { out in
+            flags.withUnsafeMutableBufferPointer { out in
                 for y in rows {
                     let row = y &* w, o = (y &- rows.lowerBound) &* w
                     across.withUnsafeMutableBufferPointer { across in
@@ -106,13 +178,47 @@ struct DitherMask: Sendable {
                         below.withUnsafeMutableBufferPointer { below in
                             if y + 1 < h { vertical(y, below) } else { below.update(repeating: 0) }
                             above.withUnsafeBufferPointer { above in
-                                for x in 0..<w { out[o &+ x] = across[x] | across[x &+ 1] | above[x] | below[x] }
+                                bent.withUnsafeMutableBufferPointer { bent in
+                                    // Down, then across. At the picture's edge an axis that lacks a
+                                    // neighbour does not count, as if the line went on straight: the
+                                    // first and last rows of a steep vertical gradient stay dithered.
+                                    if curve <= 0 {
+                                        bent.update(repeating: 1)
+                                    } else if y > 0 && y + 1 < h {
+                                        for x in 0..<w { bent[x] = bends(p[row &- w &+ x], p[row &+ x], p[row &+ w &+ x]) }
+                                    } else {
+                                        bent.update(repeating: 0)
+                                    }
+                                    if w > 2 && curve > 0 {
+                                        for x in 1..<(w - 1) { bent[x] |= bends(p[row &+ x &- 1], p[row &+ x], p[row &+ x &+ 1]) }
+                                    }
+                                    // Bit 0 as it stands for the pixel alone, bit 1 whether it differs.
+                                    for x in 0..<w {
+                                        let differing = across[x] | across[x &+ 1] | above[x] | below[x]
+                                        out[o &+ x] = differing &<< 1 | differing & bent[x]
+                                    }
+                                    // A run of one colour along the row takes one flag, dithered if any of
+                                    // its pixels is: a run's end pixels differ from what lies beyond them,
+                                    // but as the content slides along the row, its pixels take each other's
+                                    // places, and must keep their entries. The and of the run gathers at its
+                                    // last pixel, then spreads back; without branches.
+                                    if w > 1 {
+                                        for x in 1..<w {
+                                            let other: UInt8 = p[row &+ x] == p[row &+ x &- 1] ? 0 : 1
+                                            out[o &+ x] &= out[o &+ x &- 1] | other | 2
+                                        }
+                                        for x in stride(from: w - 2, through: 0, by: -1) {
+                                            let same = p[row &+ x] == p[row &+ x &+ 1]
+                                            out[o &+ x] = out[o &+ x] & 2 | (same ? out[o &+ x &+ 1] : out[o &+ x]) & 1
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                     swap(&above, &below)
                 }
-            } }
+            }
         }
         return flags
     }
