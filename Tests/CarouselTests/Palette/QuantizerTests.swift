@@ -840,18 +840,13 @@ struct QuantizerTests {
     /// takes another's place on screen and keeps its entry.
     @Test func ditherMaskGivesARunOneFlag() {
         let w = 48, h = 10
-        var image = RGBAImage(width: w, height: h)
-        var state: UInt32 = 7
-        for y in 0..<h {
-            for x in 0..<w {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                // Texture, then a run of one colour a row (a steep gradient down it), then texture.
-                image[x, y] = (12..<36).contains(x) ? RGBA(r: UInt8(5 * y), g: UInt8(250 - 6 * y), b: 90)
-                    : RGBA(r: UInt8(state >> 24), g: UInt8(state >> 16 & 0xFF), b: UInt8(state >> 8 & 0xFF))
-            }
+        // Texture, then a run of one colour a row (a steep gradient down it), then texture.
+        let image = QuantizerTests.picture(width: w, height: h, seed: 7) { x, y, random in
+            (12..<36).contains(x) ? RGBA(r: UInt8(5 * y), g: UInt8(250 - 6 * y), b: 90)
+                : RGBA(r: UInt8(random >> 24), g: UInt8(random >> 16 & 0xFF), b: UInt8(random >> 8 & 0xFF))
         }
         let mask = DitherMask.undithered(image)
-        var words = image.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        let words = image.pixels.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
         for y in 1..<(h - 1) {
             let run = (12..<36).map { mask[y * w + $0] }
             #expect(Set(run).count == 1 && run[0] == false, "row \(y): the run is dithered throughout")
@@ -862,7 +857,21 @@ struct QuantizerTests {
         // Without the bend test the run is undithered throughout (its rows differ by 28 and more).
         let firstOnly = DitherMask.undithered(image, curve: 0)
         #expect((1..<(h - 1)).allSatisfy { y in (12..<36).allSatisfy { firstOnly[y * w + $0] } })
-        words.removeAll()
+    }
+
+    /// A picture whose pixel (x, y) is `color(x, y, r)`, r the next value of a linear
+    /// congruential sequence from `seed`, taken row by row.
+    static func picture(width: Int, height: Int, seed: UInt32,
+                        _ color: (_ x: Int, _ y: Int, _ random: UInt32) -> RGBA) -> RGBAImage {
+        var image = RGBAImage(width: width, height: height)
+        var state = seed
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                image[x, y] = color(x, y, state)
+            }
+        }
+        return image
     }
 
     /// A steep smooth ramp, whose neighbours differ by the edge or more but which does not bend,
@@ -870,19 +879,14 @@ struct QuantizerTests {
     /// a step between flat runs; texture stays undithered.
     @Test func ditherMaskDithersSteepRampsNotTexture() {
         let w = 64, h = 12
-        var image = RGBAImage(width: w, height: h)
-        var state: UInt32 = 99
-        for y in 0..<h {
-            for x in 0..<w {
-                state = state &* 1_664_525 &+ 1_013_904_223
-                switch y {
-                // Rows 0-3: green rising 3 levels a pixel across (2 + 4 x 3 + 1 ... = 12 or more a step).
-                case 0..<4: image[x, y] = RGBA(r: 20, g: UInt8(3 * x), b: 20)
-                // Rows 4-7: texture, levels scattered over 0...127.
-                case 4..<8: image[x, y] = RGBA(r: UInt8(state >> 25), g: UInt8(state >> 18 & 127), b: UInt8(state >> 11 & 127))
-                // Rows 8-11: a step from dark to light at column 32.
-                default: image[x, y] = x < 32 ? RGBA(r: 30, g: 30, b: 30) : RGBA(r: 220, g: 220, b: 220)
-                }
+        let image = QuantizerTests.picture(width: w, height: h, seed: 99) { x, y, random in
+            switch y {
+            // Rows 0-3: green rising 3 levels a pixel across (4 x 3 = 12 a step).
+            case 0..<4: RGBA(r: 20, g: UInt8(3 * x), b: 20)
+            // Rows 4-7: texture, levels scattered over 0...127.
+            case 4..<8: RGBA(r: UInt8(random >> 25), g: UInt8(random >> 18 & 127), b: UInt8(random >> 11 & 127))
+            // Rows 8-11: a step from dark to light at column 32.
+            default: x < 32 ? RGBA(r: 30, g: 30, b: 30) : RGBA(r: 220, g: 220, b: 220)
             }
         }
         let mask = DitherMask.undithered(image)
