@@ -13,7 +13,7 @@ import Foundation
 /// Works on a 6-bit-per-channel histogram that keeps each cell's mean colour, so
 /// the cost depends on the number of distinct cells rather than pixels; where the
 /// pixels fill fewer cells than the palette has entries to design, on their exact
-/// colours (``Histogram/init(exactColorsOf:weights:space:counts:)``).
+/// colours (`Histogram(exactColorsOf:)`).
 public struct PaletteDesigner: Sendable {
     /// How many entries the palette may have in all (reserved ones included).
     public let maxColors: Int
