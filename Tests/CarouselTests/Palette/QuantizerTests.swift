@@ -937,7 +937,7 @@ struct QuantizerTests {
             func d(_ p: UInt8, _ q: UInt8, _ r: UInt8) -> Int32 { abs(Int32(p) - 2 * Int32(q) + Int32(r)) }
             return 2 * d(a.r, b.r, c.r) + 4 * d(a.g, b.g, c.g) + d(a.b, b.b, c.b)
         }
-        let mask = DitherMask(image)
+        let mask = DitherMask(image), flags = mask.flags
         var flaggedCount = 0, bendingLess = 0
         var alone = [Bool](repeating: false, count: w * h)
         for y in 0..<h {
@@ -959,7 +959,7 @@ struct QuantizerTests {
             for x in 1...w where x == w || image[x, y] != image[x - 1, y] {
                 let all = (start..<x).allSatisfy { alone[y * w + $0] }
                 for r in start..<x {
-                    #expect(mask.flags[y * w + r] == all, "pixel (\(r), \(y))")
+                    #expect(flags[y * w + r] == all, "pixel (\(r), \(y))")
                     if all { flaggedCount += 1 }
                 }
                 start = x

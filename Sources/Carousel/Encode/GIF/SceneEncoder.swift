@@ -566,7 +566,8 @@ struct SceneEncoder: Sendable {
             var all = collect(sparse: false)
             if all.sample.isEmpty {
                 let region = plan.layer.cropped(x: regionX, width: regionWidth, height: layerHeight)
-                all = (region.pixels, [UInt8](repeating: 1, count: region.pixels.count / 4), plain ?? [])
+                all = (region.pixels, [UInt8](repeating: 1, count: region.pixels.count / 4),
+                       mask?.cut(x: regionX, width: regionWidth, height: layerHeight, differing: true) ?? [])
             }
             (palette, exact) = design(all)
         }

@@ -14,12 +14,13 @@
 /// end pixels differ from what lies beyond them, but as a carousel slides its content along
 /// the rows, one pixel of a run takes another's place on screen, and where frames are
 /// cleared (a transparent background whose gaps move) each frame draws such pixels again:
-/// with one flag, they keep their entries. Before, a horizontal gradient's run ends were left
-/// undithered where its middle was dithered, and its pixels changed on screen while the
-/// picture stood still (a test of a finger's settle found 38 such pixels in each of its last
-/// frames; `bench/transparent-check.py` on the sample banners with `--spacing 16
-/// --item-width 560` counts 4,415 against 4,310 before, and with the script `hold 0.3; drag
-/// -200 0.3; release; hold 0.5`, 23,886 against 27,159).
+/// with one flag, they keep their entries. With the bend test alone, a gradient down an
+/// item, one colour a row, had its runs' ends left undithered where their middles were
+/// dithered, and pixels changed on screen while the picture stood still (a test of a
+/// finger's settle found 38 such pixels in each of its last frames).
+/// `bench/transparent-check.py` on the sample banners with `--spacing 16 --item-width 560`
+/// counts 4,415 such pixels with the bend test and the runs, against 4,310 with neither,
+/// and with the script `hold 0.3; drag -200 0.3; release; hold 0.5`, 23,886 against 27,159.
 ///
 /// The mask also keeps which pixels differ from a neighbour by ``edge``, bending or not and
 /// in a run or not (bit 1 of ``bits``): the GIF encoder's moving frames count those in
@@ -52,15 +53,17 @@ struct DitherMask: Sendable {
     }
 
     /// The undithered flags of columns `x..<x + width` for a picture `height` rows tall, row
-    /// by row; rows below the mask's own are dithered.
-    func cut(x: Int, width: Int, height: Int) -> [Bool] {
+    /// by row; rows below the mask's own are dithered. With `differing`, bit 1's flags
+    /// instead: whether each pixel differs from a neighbour by ``edge`` (false below).
+    func cut(x: Int, width: Int, height: Int, differing: Bool = false) -> [Bool] {
+        let shift: UInt8 = differing ? 1 : 0
         var cut = [Bool](repeating: false, count: width * height)
         cut.withUnsafeMutableBufferPointer { cut in cut.withMemoryRebound(to: UInt8.self) { out in
             bits.withUnsafeBufferPointer { bits in
                 for y in 0..<min(height, self.height) {
                     // A flag is its byte, 0 or 1: bit 0, through pointers, so the loop vectorizes.
                     let from = bits.baseAddress! + (y &* self.width &+ x), to = out.baseAddress! + y &* width
-                    for i in 0..<width { to[i] = from[i] & 1 }
+                    for i in 0..<width { to[i] = from[i] &>> shift & 1 }
                 }
             }
         } }
