@@ -150,21 +150,22 @@ struct DitherMask: Sendable {
         var bent = [UInt8](repeating: 0, count: w)
         image.pixels.withUnsafeBytes { raw in
             let p = raw.bindMemory(to: UInt32.self)
-            // 2|dr| + 4|dg| + |db| >= edge, as 0 or 1 (bytes r, g, b, a in memory order).
-            @inline(__always) func differs(_ a: UInt32, _ b: UInt32) -> UInt8 {
-                let a = UInt32(littleEndian: a), b = UInt32(littleEndian: b)
-                let dr = Int32(a & 0xFF) &- Int32(b & 0xFF)
-                let dg = Int32(a >> 8 & 0xFF) &- Int32(b >> 8 & 0xFF)
-                let db = Int32(a >> 16 & 0xFF) &- Int32(b >> 16 & 0xFF)
-                return 2 &* abs(dr) &+ 4 &* abs(dg) &+ abs(db) >= edge ? 1 : 0
+            // A pixel's channels, bytes r, g, b, a in memory order.
+            @inline(__always) func channels(_ v: UInt32) -> (Int32, Int32, Int32) {
+                let v = UInt32(littleEndian: v)
+                return (Int32(v & 0xFF), Int32(v >> 8 & 0xFF), Int32(v >> 16 & 0xFF))
             }
-            // 2|d2r| + 4|d2g| + |d2b| >= curve for the second difference a - 2b + c, as 0 or 1.
+            // 2|r| + 4|g| + |b| of a difference: the weights of both tests.
+            @inline(__always) func weighted(_ r: Int32, _ g: Int32, _ b: Int32) -> Int32 { 2 &* abs(r) &+ 4 &* abs(g) &+ abs(b) }
+            // The first difference a - b reaches `edge`, as 0 or 1.
+            @inline(__always) func differs(_ a: UInt32, _ b: UInt32) -> UInt8 {
+                let a = channels(a), b = channels(b)
+                return weighted(a.0 &- b.0, a.1 &- b.1, a.2 &- b.2) >= edge ? 1 : 0
+            }
+            // The second difference a - 2b + c reaches `curve`, as 0 or 1.
             @inline(__always) func bends(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt8 {
-                let a = UInt32(littleEndian: a), b = UInt32(littleEndian: b), c = UInt32(littleEndian: c)
-                let dr = Int32(a & 0xFF) &- 2 &* Int32(b & 0xFF) &+ Int32(c & 0xFF)
-                let dg = Int32(a >> 8 & 0xFF) &- 2 &* Int32(b >> 8 & 0xFF) &+ Int32(c >> 8 & 0xFF)
-                let db = Int32(a >> 16 & 0xFF) &- 2 &* Int32(b >> 16 & 0xFF) &+ Int32(c >> 16 & 0xFF)
-                return 2 &* abs(dr) &+ 4 &* abs(dg) &+ abs(db) >= curve ? 1 : 0
+                let a = channels(a), b = channels(b), c = channels(c)
+                return weighted(a.0 &- 2 &* b.0 &+ c.0, a.1 &- 2 &* b.1 &+ c.1, a.2 &- 2 &* b.2 &+ c.2) >= curve ? 1 : 0
             }
             /// Fills `out` with row y's comparisons to row y + 1.
             func vertical(_ y: Int, _ out: UnsafeMutableBufferPointer<UInt8>) {
