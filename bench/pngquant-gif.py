@@ -25,10 +25,12 @@ quality = load("quality-bench.py")
 
 def main():
     name = sys.argv[1] if len(sys.argv) > 1 else "samples"
+    if name not in quality.WORKLOAD_NAMES:
+        sys.exit(f"pngquant-gif: no workload named {name} ({', '.join(quality.WORKLOAD_NAMES)})")
     folder = BENCH / ".cache" / "probe" / name
     if not (folder / "exact" / "frames.json").is_file() or not (folder / "probe.json").is_file():
         sys.exit(f"pngquant-gif: {name}: no exact frames in {folder}; run python3 bench/quality-probe.py "
-                 f"{name} first (samples, photos, gradients or others)")
+                 f"{name} first")
     info = json.loads((folder / "exact" / "frames.json").read_text())
     out = folder / "pngquant-gif"
     out.mkdir(exist_ok=True)
