@@ -721,6 +721,69 @@ struct QuantizerTests {
         #expect(mixed > w * h / 2, "most pixels are mixes of several entries")
     }
 
+    /// With a layer's plane, a dithered colour's mix is kept by its Oklab point as well as by
+    /// its colour, and saturated colours a level apart often share a point: the indices are still
+    /// those of each colour mapped alone. A picture of saturated colours in pairs that share a point, and
+    /// of colours that are palette entries, in runs of one to three and in random order, is
+    /// mapped with its plane (the mixes kept by point too) and without (each colour converted,
+    /// no mixes by point), and each pixel is checked against its colour mapped alone, as a
+    /// 2x2 image with its own plane at the same phase of the pattern.
+    @Test func mixesKeptByPointMatchEachColourAlone() {
+        // Distinct saturated reds whose points are equal, found by converting a block of the cube.
+        var byPoint: [UInt32: RGBA] = [:], shared: [RGBA] = []
+        for r in 200..<216 {
+            for g in 8..<24 {
+                for b in 40..<56 {
+                    let c = RGBA(r: UInt8(r), g: UInt8(g), b: UInt8(b))
+                    let key = OklabPlane.pack(Oklab.point(c))
+                    if let first = byPoint[key] {
+                        if shared.count < 120 { shared += [first, c] }
+                    } else {
+                        byPoint[key] = c
+                    }
+                }
+            }
+        }
+        #expect(shared.count >= 100, "the corner has colours that share a point")
+        var random = SeededRandom(seed: 0x2545_F491_4F6C_DD1D)
+        var palette: [RGBA] = []
+        for k in 0..<40 {
+            palette.append(RGBA(r: UInt8(190 + k * 5 % 36), g: UInt8(k * 11 % 32), b: UInt8(30 + k * 7 % 40)))
+        }
+        for _ in 0..<8 {
+            let r = UInt8(random.next() % 256), g = UInt8(random.next() % 256), b = UInt8(random.next() % 256)
+            palette.append(RGBA(r: r, g: g, b: b))
+        }
+        let pool = shared + palette
+        let (w, h) = (89, 10)
+        var image = RGBAImage(width: w, height: h)
+        var colour = pool[0]
+        for i in 0..<(w * h) {
+            if i % w == 0 || random.next() % 3 != 0 { colour = pool[Int(random.next() % UInt64(pool.count))] }
+            image[i % w, i / w] = colour
+        }
+        let plain = (0..<(w * h)).map { $0 % 11 == 4 }
+        let originX = 3
+        func mapper() -> ColorMapper { ColorMapper(palette: palette, weights: .perceptual, space: .oklab) }
+        let viaPlane = Quantizer.map(image, columns: 0..<w, height: h, mapper: mapper(), dither: .ordered,
+                                     transparentIndex: nil, originX: originX, only: nil, undithered: plain,
+                                     plane: OklabPlane(image))
+        let converted = Quantizer.map(image, columns: 0..<w, height: h, mapper: mapper(), dither: .ordered,
+                                      transparentIndex: nil, originX: originX, only: nil, undithered: plain)
+        #expect(viaPlane == converted)
+        var mixed = 0
+        for i in 0..<(w * h) {
+            let (px, py) = (i % w, i / w)
+            let alone = RGBAImage(width: 2, height: 2, fill: image[px, py])
+            let indices = Quantizer.map(alone, columns: 0..<2, height: 2, mapper: mapper(), dither: .ordered,
+                                        transparentIndex: nil, originX: 0, only: nil,
+                                        undithered: [Bool](repeating: plain[i], count: 4), plane: OklabPlane(alone))
+            #expect(viaPlane[i] == indices[(py % 2) * 2 + (px + originX) % 2], "pixel (\(px), \(py))")
+            if Set(indices).count > 1 { mixed += 1 }
+        }
+        #expect(mixed > w * h / 3, "many pixels are mixes of several entries")
+    }
+
     /// Pixels the dither mask flags take their nearest entry; the others keep their dithered index.
     @Test func maskedPixelsTakeTheirNearestEntry() {
         let (image, palette) = Self.rampsAndPalette()

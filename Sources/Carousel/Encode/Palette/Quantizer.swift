@@ -311,7 +311,7 @@ public struct Quantizer: Sendable {
         // was a branch that dithered gradients mispredict (the sample banners' render took
         // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
         // `bench/render-cpu.py`). A miss is worked out outside the loop
-        // (``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:points:at:)``, which also works out the
+        // (``entry(_:ahead:aheadFlags:remaining:cache:byPoint:mapper:palette:points:at:)``, which also works out the
         // next new colour a few pixels ahead beside it), which leaves the loop's variables in
         // registers. Against separate key and candidate
         // tables, a second cache for undithered pixels and the miss inlined, with the same bytes,
@@ -327,6 +327,12 @@ public struct Quantizer: Sendable {
         let flags = only ?? []
         // The points of the window's pixels, where the caller made them (Oklab only).
         let usePlane = mapper.space == .oklab && plane.map { $0.width >= planeX + w && $0.bytes.count >= 4 * $0.width * h } == true
+        // A dithered colour's mix depends on its point alone, and colours that differ by a level
+        // often share a point: mixes by packed point, for the misses of `cache`
+        // (``pointSlot(_:)``; the point above the mix, all ones for none).
+        let byPoint = usePlane ? UnsafeMutablePointer<UInt64>.allocate(capacity: pointCacheSize) : nil
+        byPoint?.initialize(repeating: .max, count: pointCacheSize)
+        defer { byPoint?.deallocate() }
         let planeBytes = usePlane ? plane!.bytes : [], planeWidth = plane?.width ?? 0
         image.pixels.withUnsafeBytes { raw in planeBytes.withUnsafeBytes { planeRaw in
             let pixels = raw.baseAddress!.assumingMemoryBound(to: UInt32.self)
@@ -366,8 +372,8 @@ public struct Quantizer: Sendable {
                             var entry = cache[s]
                             if UInt32(truncatingIfNeeded: entry >> 32) != key {
                                 entry = Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
-                                                        remaining: w &- x &- 1, cache: cache, mapper: mapper, palette: palette,
-                                                        points: points, at: planeRow.map { $0 + x })
+                                                        remaining: w &- x &- 1, cache: cache, byPoint: byPoint, mapper: mapper,
+                                                        palette: palette, points: points, at: planeRow.map { $0 + x })
                                 cache[s] = entry
                             }
                             let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
@@ -438,14 +444,32 @@ public struct Quantizer: Sendable {
     /// (``mixes(_:_:mapper:palette:points:)``) and the other's entry goes into `cache` for when the loop
     /// gets there. Every entry depends on its key alone and every lookup checks the key, so what
     /// the cache holds changes the time taken, never an index.
+    ///
+    /// With `byPoint` (the mixes by packed point, made only with `plane`), a dithered colour whose
+    /// point has a mix there takes it, and every mix worked out goes there too; a colour ahead
+    /// whose point has one takes it, and the search for a second colour goes on. A mix depends on
+    /// its point alone and a lookup there checks the point, so that table too changes the time
+    /// taken, never an index. An exact moving frame of the gradients' colour wheel has 192,480
+    /// colours and 137,621 points (docs/behaviour.md, *Mixes by point*).
     @inline(never)
     private static func entry(_ key: UInt32, ahead: UnsafePointer<UInt32>, aheadFlags: UnsafePointer<UInt8>?, remaining: Int,
-                              cache: UnsafeMutablePointer<UInt64>, mapper: ColorMapper,
+                              cache: UnsafeMutablePointer<UInt64>, byPoint: UnsafeMutablePointer<UInt64>?, mapper: ColorMapper,
                               palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
                               points: UnsafeBufferPointer<(Int32, Int32, Int32)>, at plane: UnsafePointer<UInt32>?) -> UInt64 {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
         let target = plane.map { OklabPlane.unpack($0[0]) } ?? mapper.point(r, g, b)
         guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: target)) &* 0x0101_0101) }
+        // The mix of the packed point `point` from `byPoint`, if it is there.
+        @inline(__always) func known(_ point: UInt32) -> UInt32? {
+            guard let byPoint else { return nil }
+            let held = byPoint[pointSlot(point)]
+            return UInt32(truncatingIfNeeded: held >> 32) == point ? UInt32(truncatingIfNeeded: held) : nil
+        }
+        @inline(__always) func remember(_ point: UInt32, _ mix: UInt32) {
+            byPoint?[pointSlot(point)] = UInt64(point) << 32 | UInt64(mix)
+        }
+        let mine = plane.map { $0[0] } ?? 0
+        if let mix = known(mine) { return UInt64(key) << 32 | UInt64(mix) }
         var j = 0
         while j < min(remaining, lookAhead) {
             let other = cacheKey(UInt32(littleEndian: ahead[j]), undithered: aheadFlags?[j] ?? 0)
@@ -454,16 +478,35 @@ public struct Quantizer: Sendable {
             let s = cacheSlot(other)
             guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
             // The other pixel is ahead[j - 1], the plane's point j past this one.
-            let its = plane.map { OklabPlane.unpack($0[j]) }
-                ?? mapper.point(Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF))
-            let (mine, theirs) = mixes(target, its, mapper: mapper, palette: palette, points: points)
-            cache[s] = UInt64(other) << 32 | UInt64(theirs)
-            return UInt64(key) << 32 | UInt64(mine)
+            let theirs = plane.map { $0[j] } ?? 0
+            if let mix = known(theirs) {
+                cache[s] = UInt64(other) << 32 | UInt64(mix)
+                continue
+            }
+            let its = plane != nil ? OklabPlane.unpack(theirs)
+                : mapper.point(Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF))
+            let (mixed, theirMix) = mixes(target, its, mapper: mapper, palette: palette, points: points)
+            cache[s] = UInt64(other) << 32 | UInt64(theirMix)
+            remember(mine, mixed)
+            remember(theirs, theirMix)
+            return UInt64(key) << 32 | UInt64(mixed)
         }
-        return UInt64(key) << 32 | UInt64(mix(target, mapper: mapper, palette: palette, points: points))
+        let mixed = mix(target, mapper: mapper, palette: palette, points: points)
+        remember(mine, mixed)
+        return UInt64(key) << 32 | UInt64(mixed)
     }
 
-    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:mapper:palette:points:at:)``
+    /// The slots of the mixes by point in
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``.
+    private static let pointCacheSize = 1 << 14
+
+    /// A packed point's slot among them: the low 5 bits of a and b and the low 4 of lightness.
+    @inline(__always)
+    private static func pointSlot(_ point: UInt32) -> Int {
+        Int((point & 0x1F) | (point >> 4 & 0x3E0) | (point >> 8 & 0x3C00))
+    }
+
+    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:mapper:palette:points:at:)``
     /// looks for a second colour to work out beside it.
     private static let lookAhead = 4
 
