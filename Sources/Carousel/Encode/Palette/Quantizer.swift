@@ -434,23 +434,23 @@ public struct Quantizer: Sendable {
     /// The shifts of ``OrderedLayout/rows`` for rows y with y mod 4 = 0...3: entries 0, 2, 1, 3.
     private static let rowShifts: [UInt32] = [0, 16, 8, 24]
 
-    /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:)``
+    /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``
     /// for `key`: the key above the four candidates of ``mix(_:mapper:palette:points:)``, or above the
     /// nearest entry four times for an undithered colour (bit 24 of the key).
     ///
-    /// A miss is rarely alone: the first of the next few pixels (`ahead`, with their `aheadFlags`,
-    /// `remaining` of them in the row) whose colour differs is looked up too, and when it misses and
-    /// both colours are dithered, the two mixes are worked out side by side
-    /// (``mixes(_:_:mapper:palette:points:)``) and the other's entry goes into `cache` for when the loop
-    /// gets there. Every entry depends on its key alone and every lookup checks the key, so what
-    /// the cache holds changes the time taken, never an index.
+    /// With `byPoint` (the mixes by packed point, used only with `plane`), a dithered colour whose
+    /// point has a mix there takes it at once, and every mix worked out goes there too. A mix
+    /// depends on its point alone and a lookup there checks the point, so that table too changes
+    /// the time taken, never an index (docs/behaviour.md, *Mixes by point*).
     ///
-    /// With `byPoint` (the mixes by packed point, made only with `plane`), a dithered colour whose
-    /// point has a mix there takes it, and every mix worked out goes there too; a colour ahead
-    /// whose point has one takes it, and the search for a second colour goes on. A mix depends on
-    /// its point alone and a lookup there checks the point, so that table too changes the time
-    /// taken, never an index. An exact moving frame of the gradients' colour wheel has 192,480
-    /// colours and 137,621 points (docs/behaviour.md, *Mixes by point*).
+    /// Otherwise a miss is rarely alone: the first of the next few pixels (`ahead`, with their
+    /// `aheadFlags`, `remaining` of them in the row) whose colour differs is looked up too, and
+    /// when it misses and both colours are dithered, the two mixes are worked out side by side
+    /// (``mixes(_:_:mapper:palette:points:)``) and the other's entry goes into `cache` for when the
+    /// loop gets there. A colour ahead whose point has a mix in `byPoint` takes it, and so does one
+    /// whose point is this colour's (it takes the mix from there when the loop gets to it), and the
+    /// search for a second colour goes on. Every entry depends on its key alone and every lookup
+    /// checks the key, so what the cache holds changes the time taken, never an index.
     @inline(never)
     private static func entry(_ key: UInt32, ahead: UnsafePointer<UInt32>, aheadFlags: UnsafePointer<UInt8>?, remaining: Int,
                               cache: UnsafeMutablePointer<UInt64>, byPoint: UnsafeMutablePointer<UInt64>?, mapper: ColorMapper,
@@ -459,6 +459,8 @@ public struct Quantizer: Sendable {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
         let target = plane.map { OklabPlane.unpack($0[0]) } ?? mapper.point(r, g, b)
         guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: target)) &* 0x0101_0101) }
+        // The mixes by point, only where the points come from the plane.
+        let byPoint = plane == nil ? nil : byPoint
         // The mix of the packed point `point` from `byPoint`, if it is there.
         @inline(__always) func known(_ point: UInt32) -> UInt32? {
             guard let byPoint else { return nil }
@@ -479,6 +481,8 @@ public struct Quantizer: Sendable {
             guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
             // The other pixel is ahead[j - 1], the plane's point j past this one.
             let theirs = plane.map { $0[j] } ?? 0
+            // A colour of this one's point takes this one's mix from `byPoint` when the loop gets there.
+            if byPoint != nil && theirs == mine { continue }
             if let mix = known(theirs) {
                 cache[s] = UInt64(other) << 32 | UInt64(mix)
                 continue
@@ -511,7 +515,7 @@ public struct Quantizer: Sendable {
     private static let lookAhead = 4
 
     /// A pixel's key in the mix cache of
-    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:)``: its red,
+    /// ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``: its red,
     /// green and blue (`pixel` holds bytes r, g, b, a from the lowest), and 1 << 24 when it is
     /// `undithered` (1; 0 otherwise).
     @inline(__always)
