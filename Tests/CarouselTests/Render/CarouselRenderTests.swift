@@ -529,6 +529,37 @@ struct CarouselRenderTests {
         }
     }
 
+    /// On a transparent background where frames are cleared, a move's first frame after a hold
+    /// and its last before the rest each draw again the pixels that stand still, in colours of the
+    /// hold's. Items of rows of one colour each (a gradient down them, 180 levels), so the still
+    /// pixels show more of the hold's colours than a moving frame may keep beside its own
+    /// (``SceneEncoder/heldColors(_:)``): those two frames then take the hold's whole palette,
+    /// and no pixel that stands still changes on screen as a move starts or comes to rest.
+    @Test func transparentBackgroundMoveEndsKeepTheHoldsColours() throws {
+        var options = Self.transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
+        options.fps = 25
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; next 0.5; hold 0.3")
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 80, height: 180)
+            for y in 0..<180 {
+                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
+            }
+            return item
+        }
+        let carousel = try Carousel(images: items, options: options)
+        let shown = try Self.clearedTimeline(carousel, fps: 25)
+        let (changes, checked) = Self.stillPixelChanges(shown, carousel)
+        #expect(checked > 100_000)
+        let plan = carousel.plan()
+        let moves = plan.scenes.indices.filter { plan.scenes[$0].isMoving }
+        try #require(moves.count == 1 && moves[0] + 1 < plan.scenes.count && plan.scenes[moves[0]].frames.count > 4)
+        let move = plan.scenes[moves[0]].frames
+        let first = plan.frames[move.lowerBound].source, rest = plan.frames[move.upperBound].source
+        #expect(changes[first] == 0, "the move's first frame (\(first)): \(changes[first]) still pixels change")
+        #expect(changes[rest] == 0, "the rest (\(rest)): \(changes[rest]) still pixels change")
+    }
+
     /// Where frames are cleared, a move's palette groups after its first frame hold two frames
     /// at least and more while their views lie within an eighth of the width, at most
     /// ``SceneEncoder/clearedGroupFrames``: a slow drag of hundreds of frames within the

@@ -420,9 +420,24 @@ struct SceneEncoder: Sendable {
         let restFrame = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
         if keyed, restRedraws || carry != nil {
+            // A move's last frame before a rest it redraws, or its first after a hold it redraws,
+            // alone in its group: the hold whose colours it may take whole.
+            let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
+            let nextTo = group.count > 1 ? nil : group.lowerBound == move.upperBound - 1 && restRedraws ? settling?.rest
+                : group.lowerBound == move.lowerBound ? carry?.rest : nil
+            let whole = maxColors
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
-                                                              limit: SceneEncoder.heldColors(maxColors))
+                                                              limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : whole)
+            // Where the hold's colours its still pixels show pass the share, the frame takes the
+            // hold's palette whole: it shows nearly the hold's picture, a few pixels along.
+            if let nextTo, reserved.count > SceneEncoder.heldColors(maxColors) {
+                var have = Set(reserved)
+                for c in nextTo.palette where reserved.count < whole && !have.contains(c) {
+                    reserved.append(c)
+                    have.insert(c)
+                }
+            }
         } else if let settling {
             let rest = settling.rest
             settling.from.withUnsafeBufferPointer { from in
@@ -551,7 +566,10 @@ struct SceneEncoder: Sendable {
             return (sample, counts, coarse)
         }
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
-            PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
+            // A hold's palette taken whole leaves nothing to design (the designer would design
+            // one entry in place of the last reserved colour).
+            if reserved.count >= maxColors { return (Array(reserved.prefix(maxColors)), false) }
+            return PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
                             space: dither.space)
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
                         reserved: reserved, counts: collected.counts, coarse: collected.coarse)
@@ -903,7 +921,10 @@ struct SceneEncoder: Sendable {
     /// also the settling's limit on an opaque background) 2,086,051, 4,052, 88.40 (worst 77.14, the
     /// first frame of a move); **five eighths** 2,086,596, 4,873, 88.56 (80.88); a half
     /// 2,085,315, 8,168, 88.60 (81.89). Whole frames, each with its own palette, gave
-    /// 2,780,576, 9,563, 88.37 (80.43).
+    /// 2,780,576, 9,563, 88.37 (80.43). A move's first frame after a cleared hold and its last
+    /// before a rest it redraws, each a group of its own, take the hold's palette whole where
+    /// its colours pass this share (``prepare(_:previous:settling:carry:picture:)``; docs/behaviour.md,
+    /// *A move's ends take the hold's palette*).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
     /// How many of a moving frame's `maxColors` entries the rest's colours may take where the
