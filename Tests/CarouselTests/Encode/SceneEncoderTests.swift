@@ -76,6 +76,25 @@ import Testing
         }
     }
 
+    /// A palette covers a sample when all but one in ``SceneEncoder/coverageSlack`` of its
+    /// pixels lie within the designer's uncovered distance of an entry: its own colours and
+    /// colours a few levels off are covered; a sample with a patch of a colour far from every
+    /// entry, larger than that share, is not, and one smaller than it is.
+    @Test func paletteCoversASampleWithinTheSlack() {
+        let palette = (0..<64).map { k in RGBA(r: UInt8(k * 4), g: UInt8(255 - k * 4), b: 128) }
+        func sample(_ colors: [RGBA]) -> [UInt8] { colors.flatMap { [$0.r, $0.g, $0.b, 255] } }
+        let near = (0..<2560).map { i -> RGBA in
+            let c = palette[i % 64]
+            return RGBA(r: c.r &+ UInt8(i % 3), g: c.g, b: c.b &+ UInt8(i % 5))
+        }
+        #expect(SceneEncoder.covers(palette, sample: sample(palette)))
+        #expect(SceneEncoder.covers(palette, sample: sample(near)))
+        let far = RGBA(r: 250, g: 250, b: 0)
+        let patch = 2560 / SceneEncoder.coverageSlack
+        #expect(SceneEncoder.covers(palette, sample: sample(near + Array(repeating: far, count: patch))))
+        #expect(!SceneEncoder.covers(palette, sample: sample(near + Array(repeating: far, count: 2 * patch + 2))))
+    }
+
     /// A moving frame's sampled pixel counts as long as it keeps its colour in the frames
     /// ahead: the pixel-at-a-time count gives what the row-at-a-time count gives, on a layer
     /// whose columns repeat in runs (so colours stay for some frames and not others), with

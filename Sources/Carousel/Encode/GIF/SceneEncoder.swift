@@ -305,6 +305,50 @@ struct SceneEncoder: Sendable {
         return (out, from, reserved)
     }
 
+    /// The hold whose palette a moving group may take whole on a transparent background where
+    /// frames are cleared: for a move's last frame before a rest it redraws (`restRedraws`), the
+    /// rest (`settling`); for its first after a hold it redraws, that hold (`carry`); each only
+    /// when the frame is a group of its own and its view lies within ``holdPaletteSpread`` of
+    /// the hold's. Such a frame shows nearly the hold's picture (the easing starts and ends
+    /// slowly), and every pixel of it that stands still is drawn again.
+    func holdBeside(_ group: Range<Int>, restRedraws: Bool, settling: Settling?, carry: Carry?) -> PreparedScene? {
+        guard group.count == 1 else { return nil }
+        let k = group.lowerBound
+        let move = plan.scenes[plan.frames[k].scene].frames
+        let near = { (hold: Int) in abs(self.plan.frames[k].layerX - self.plan.frames[hold].layerX) <= self.plan.width / SceneEncoder.holdPaletteSpread }
+        if k == move.upperBound - 1 && restRedraws && move.upperBound < plan.frames.count {
+            return near(move.upperBound) ? settling?.rest : nil
+        }
+        if k == move.lowerBound, let carry { return near(carry.frame) ? carry.rest : nil }
+        return nil
+    }
+
+    /// A move's end frame takes a hold's palette whole only while its view lies within
+    /// 1/`holdPaletteSpread` of the width from the hold's (``holdBeside(_:restRedraws:settling:carry:)``).
+    static let holdPaletteSpread = 32
+
+    /// Whether `palette` covers the sampled pixels (`sample`, bytes r, g, b, a): all but one in
+    /// ``coverageSlack`` of them lie within ``PaletteDesigner/uncoveredDistance`` (squared, in
+    /// Oklab) of an entry, the distance at which the palette designer gives a colour an entry
+    /// of its own.
+    static func covers(_ palette: [RGBA], sample: [UInt8]) -> Bool {
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let points = mapper.points
+        let count = sample.count / 4
+        var far = 0
+        for i in 0..<count {
+            let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
+            let e = points[Int(mapper.nearest(point: p))]
+            let d = (p.0 - e.0) * (p.0 - e.0) + (p.1 - e.1) * (p.1 - e.1) + (p.2 - e.2) * (p.2 - e.2)
+            if d > PaletteDesigner.uncoveredDistance { far += 1 }
+        }
+        return far * coverageSlack <= count
+    }
+
+    /// One sampled pixel in this many may lie far from every entry of a palette that
+    /// ``covers(_:sample:)``.
+    static let coverageSlack = 256
+
     /// The moving groups whose scene a rest follows, each with the index of that rest's
     /// group (dithered encodings, or any where frames are cleared: the compact encoding
     /// otherwise keeps one palette per move).
@@ -383,7 +427,10 @@ struct SceneEncoder: Sendable {
     /// keep their colour from their frame through the rest that follows take the rest's
     /// own indices, and the rest's entries they use are reserved. The rest then shows one
     /// palette's dithering wherever the move left pixels alone, not a patchwork of bands,
-    /// one per moving frame.
+    /// one per moving frame. On a transparent background where frames are cleared, the
+    /// hold's colours are kept for the pixels that stand still (``keepHoldColors``), and a
+    /// move's end frame close to a hold may take that hold's palette whole
+    /// (``holdBeside(_:restRedraws:settling:carry:)``).
     func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?, carry: Carry? = nil,
                  picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none || redraws, let previous {
@@ -419,24 +466,23 @@ struct SceneEncoder: Sendable {
         // The rest after the move draws its pixels again when the frame before it is cleared.
         let restFrame = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
+        // Where the frame takes a hold's palette whole (below).
+        var takesHold = false
         if keyed, restRedraws || carry != nil {
-            // A move's last frame before a rest it redraws, or its first after a hold it redraws,
-            // alone in its group: the hold whose colours it may take whole.
-            let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
-            let nextTo = group.count > 1 ? nil : group.lowerBound == move.upperBound - 1 && restRedraws ? settling?.rest
-                : group.lowerBound == move.lowerBound ? carry?.rest : nil
-            let whole = maxColors
+            let nextTo = holdBeside(group, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
-                                                              limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : whole)
-            // Where the hold's colours its still pixels show pass the share, the frame takes the
-            // hold's palette whole: it shows nearly the hold's picture, a few pixels along.
+                                                              limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors)
+            // Where the hold's colours that its still pixels show pass the share, the frame takes
+            // the hold's palette whole, if that palette also covers what the frame draws afresh
+            // (checked below, once the frame's pixels are sampled).
             if let nextTo, reserved.count > SceneEncoder.heldColors(maxColors) {
                 var have = Set(reserved)
-                for c in nextTo.palette where reserved.count < whole && !have.contains(c) {
+                for c in nextTo.palette where reserved.count < maxColors && !have.contains(c) {
                     reserved.append(c)
                     have.insert(c)
                 }
+                takesHold = true
             }
         } else if let settling {
             let rest = settling.rest
@@ -471,7 +517,7 @@ struct SceneEncoder: Sendable {
         }
         // A frame's settling pixels are those the settling map starts at it (none when settling
         // gave way); the drawn pixels that do not settle are what the group's own entries are for.
-        let from = !keptFrom.isEmpty ? keptFrom : settled.isEmpty ? [] : settling?.from ?? []
+        var from = !keptFrom.isEmpty ? keptFrom : settled.isEmpty ? [] : settling?.from ?? []
         // The region's layer pixels the frames draw from the group's own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
         // Which region pixels are left undithered (edges and texture). Sampled pixels that differ
@@ -568,7 +614,7 @@ struct SceneEncoder: Sendable {
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
             // A hold's palette taken whole leaves nothing to design (the designer would design
             // one entry in place of the last reserved colour).
-            if reserved.count >= maxColors { return (Array(reserved.prefix(maxColors)), false) }
+            if takesHold { return (reserved, false) }
             return PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
                             space: dither.space)
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
@@ -578,7 +624,19 @@ struct SceneEncoder: Sendable {
         // colours fit it exactly (or none was sampled), from all of them, so a frame of few
         // colours keeps every one exactly.
         var palette: [RGBA] = [], exact = true
-        let sparse = collect(sparse: true)
+        var sparse = collect(sparse: true)
+        // A frame that moved far from the hold, or shows an overlay the hold does not (a finger's
+        // touch), draws colours the hold's palette lacks: it keeps the hold's colours up to the
+        // share, and designs entries of its own for the rest, as every other moving frame does.
+        if takesHold && !SceneEncoder.covers(reserved, sample: sparse.sample) {
+            takesHold = false
+            (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
+                                                              settling: settling, carry: carry, picture: picture,
+                                                              limit: SceneEncoder.heldColors(maxColors))
+            from = keptFrom
+            drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
+            sparse = collect(sparse: true)
+        }
         if !sparse.sample.isEmpty { (palette, exact) = design(sparse) }
         if exact {
             var all = collect(sparse: false)
@@ -922,9 +980,10 @@ struct SceneEncoder: Sendable {
     /// first frame of a move); **five eighths** 2,086,596, 4,873, 88.56 (80.88); a half
     /// 2,085,315, 8,168, 88.60 (81.89). Whole frames, each with its own palette, gave
     /// 2,780,576, 9,563, 88.37 (80.43). A move's first frame after a cleared hold and its last
-    /// before a rest it redraws, each a group of its own, take the hold's palette whole where
-    /// its colours pass this share (``prepare(_:previous:settling:carry:picture:)``; docs/behaviour.md,
-    /// *A move's ends take the hold's palette*).
+    /// before a rest it redraws, each a group of its own, take the hold's palette whole where the
+    /// hold's colours their still pixels show pass this share, the frame lies close to the hold
+    /// and the hold's palette covers it (``holdBeside(_:restRedraws:settling:carry:)``,
+    /// ``covers(_:sample:)``; docs/behaviour.md, *A move's ends take the hold's palette*).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
     /// How many of a moving frame's `maxColors` entries the rest's colours may take where the
