@@ -516,9 +516,7 @@ struct CarouselRenderTests {
             }
             return item
         }
-        let carousel = try Carousel(images: items, options: options)
-        let shown = try Self.clearedTimeline(carousel, fps: 25)
-        let (changes, checked) = Self.stillPixelChanges(shown, carousel)
+        let (carousel, changes, checked) = try Self.clearedStillPixelChanges(items, options)
         #expect(checked > 10000)
         // The settle's last frame stands for the rest too, and is shown longest.
         let plan = carousel.plan()
@@ -547,9 +545,7 @@ struct CarouselRenderTests {
             }
             return item
         }
-        let carousel = try Carousel(images: items, options: options)
-        let shown = try Self.clearedTimeline(carousel, fps: 25)
-        let (changes, checked) = Self.stillPixelChanges(shown, carousel)
+        let (carousel, changes, checked) = try Self.clearedStillPixelChanges(items, options)
         #expect(checked > 100_000)
         let plan = carousel.plan()
         let moves = plan.scenes.indices.filter { plan.scenes[$0].isMoving }
@@ -580,6 +576,17 @@ struct CarouselRenderTests {
             #expect(group.frames.count <= 2 || views.max()! - views.min()! <= plan.width / SceneEncoder.clearedGroupSpread)
         }
         #expect(encoder.groups.map(\.frames).joined().elementsEqual(plan.frames.indices), "every frame in one group, in order")
+    }
+
+    /// The carousel of `items` with `options`, and ``stillPixelChanges(_:_:)`` of its GIF after
+    /// ``clearedTimeline(_:fps:sourceLocation:)``.
+    static func clearedStillPixelChanges(_ items: [RGBAImage], _ options: CarouselOptions,
+                                         sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (carousel: Carousel, changes: [Int], checked: Int) {
+        let carousel = try Carousel(images: items, options: options)
+        let shown = try clearedTimeline(carousel, fps: options.fps, sourceLocation: sourceLocation)
+        let (changes, checked) = stillPixelChanges(shown, carousel)
+        return (carousel, changes, checked)
     }
 
     /// The carousel's GIF, decoded and expanded to timeline frames, after checking that frames
