@@ -92,7 +92,7 @@ import Testing
         let far = RGBA(r: 250, g: 250, b: 0)
         let patch = 2560 / SceneEncoder.coverageSlack
         #expect(SceneEncoder.covers(palette, sample: sample(near + Array(repeating: far, count: patch))))
-        #expect(!SceneEncoder.covers(palette, sample: sample(near + Array(repeating: far, count: 2 * patch + 2))))
+        #expect(!SceneEncoder.covers(palette, sample: sample(near + Array(repeating: far, count: patch + 1))))
     }
 
     /// A moving frame's sampled pixel counts as long as it keeps its colour in the frames

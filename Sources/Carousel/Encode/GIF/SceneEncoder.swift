@@ -329,8 +329,8 @@ struct SceneEncoder: Sendable {
 
     /// Whether `palette` covers the sampled pixels (`sample`, bytes r, g, b, a): all but one in
     /// ``coverageSlack`` of them lie within ``PaletteDesigner/uncoveredDistance`` (squared, in
-    /// Oklab) of an entry, the distance at which the palette designer gives a colour an entry
-    /// of its own.
+    /// Oklab, whatever the dither) of an entry, the distance at which the palette designer
+    /// gives a colour an entry of its own when it designs in Oklab (ordered dithering).
     static func covers(_ palette: [RGBA], sample: [UInt8]) -> Bool {
         let mapper = ColorMapper(palette: palette, space: .oklab)
         let points = mapper.points
