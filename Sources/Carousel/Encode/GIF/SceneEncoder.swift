@@ -311,20 +311,20 @@ struct SceneEncoder: Sendable {
     /// when the frame is a group of its own and its view lies within ``holdPaletteSpread`` of
     /// the hold's. Such a frame shows nearly the hold's picture (the easing starts and ends
     /// slowly), and every pixel of it that stands still is drawn again.
-    func holdBeside(_ group: Range<Int>, restRedraws: Bool, settling: Settling?, carry: Carry?) -> PreparedScene? {
+    /// `move` is the planned frames of the group's move; `restRedraws` says the rest after it
+    /// (at `move.upperBound`, a planned frame) is drawn again.
+    func holdBeside(_ group: Range<Int>, move: Range<Int>, restRedraws: Bool, settling: Settling?,
+                    carry: Carry?) -> PreparedScene? {
         guard group.count == 1 else { return nil }
         let k = group.lowerBound
-        let move = plan.scenes[plan.frames[k].scene].frames
         let near = { (hold: Int) in abs(self.plan.frames[k].layerX - self.plan.frames[hold].layerX) <= self.plan.width / SceneEncoder.holdPaletteSpread }
-        if k == move.upperBound - 1 && restRedraws && move.upperBound < plan.frames.count {
-            return near(move.upperBound) ? settling?.rest : nil
-        }
+        if k == move.upperBound - 1 && restRedraws { return near(move.upperBound) ? settling?.rest : nil }
         if k == move.lowerBound, let carry { return near(carry.frame) ? carry.rest : nil }
         return nil
     }
 
     /// A move's end frame takes a hold's palette whole only while its view lies within
-    /// 1/`holdPaletteSpread` of the width from the hold's (``holdBeside(_:restRedraws:settling:carry:)``).
+    /// 1/`holdPaletteSpread` of the width from the hold's (``holdBeside(_:move:restRedraws:settling:carry:)``).
     static let holdPaletteSpread = 32
 
     /// Whether `palette` covers the sampled pixels (`sample`, bytes r, g, b, a): all but one in
@@ -338,9 +338,7 @@ struct SceneEncoder: Sendable {
         var far = 0
         for i in 0..<count {
             let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
-            let e = points[Int(mapper.nearest(point: p))]
-            let d = (p.0 - e.0) * (p.0 - e.0) + (p.1 - e.1) * (p.1 - e.1) + (p.2 - e.2) * (p.2 - e.2)
-            if d > PaletteDesigner.uncoveredDistance { far += 1 }
+            if ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p) > PaletteDesigner.uncoveredDistance { far += 1 }
         }
         return far * coverageSlack <= count
     }
@@ -430,7 +428,7 @@ struct SceneEncoder: Sendable {
     /// one per moving frame. On a transparent background where frames are cleared, the
     /// hold's colours are kept for the pixels that stand still (``keepHoldColors``), and a
     /// move's end frame close to a hold may take that hold's palette whole
-    /// (``holdBeside(_:restRedraws:settling:carry:)``).
+    /// (``holdBeside(_:move:restRedraws:settling:carry:)``).
     func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?, carry: Carry? = nil,
                  picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none || redraws, let previous {
@@ -464,12 +462,13 @@ struct SceneEncoder: Sendable {
         var keptColors: [(region: Int, color: RGBA)] = []
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
-        let restFrame = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound
+        let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
+        let restFrame = move.upperBound
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
         // Where the frame takes a hold's palette whole (below).
         var takesHold = false
         if keyed, restRedraws || carry != nil {
-            let nextTo = holdBeside(group, restRedraws: restRedraws, settling: settling, carry: carry)
+            let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
                                                               limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors)
@@ -982,7 +981,7 @@ struct SceneEncoder: Sendable {
     /// 2,780,576, 9,563, 88.37 (80.43). A move's first frame after a cleared hold and its last
     /// before a rest it redraws, each a group of its own, take the hold's palette whole where the
     /// hold's colours their still pixels show pass this share, the frame lies close to the hold
-    /// and the hold's palette covers it (``holdBeside(_:restRedraws:settling:carry:)``,
+    /// and the hold's palette covers it (``holdBeside(_:move:restRedraws:settling:carry:)``,
     /// ``covers(_:sample:)``; docs/behaviour.md, *A move's ends take the hold's palette*).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
