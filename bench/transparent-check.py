@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Shimmer and SSIMULACRA2 of carousel's GIF on a transparent background.
 
-    python3 bench/transparent-check.py [BIN] [--every N] [-- RENDER OPTIONS...]
+    python3 bench/transparent-check.py [BIN] [--every N] [--per-frame] [--against OLD_BIN] [-- RENDER OPTIONS...]
     e.g.  python3 bench/transparent-check.py .build/release/carousel
 
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
@@ -16,13 +16,18 @@ delays with Pillow (which applies the disposal), and prints:
   which a frame gone wrong between the samples needs), each composited on white, against
   the exact frame composited the same way, the worst frame's index, and the last scored
   frame's score (after a gesture, the last timeline frame shows the rest).
+With --per-frame, also each timeline frame with shimmer: its pixel count, the largest change
+in a channel, and the phases of it and the frame before (hold, move, drag, settle). With
+--against OLD_BIN, OLD_BIN's GIF of the same options is scored on the same frames too, and
+the frames whose scores differ are summed up: how many are lower and higher, and the largest
+drop and gain (frame: old -> new).
 The sample banners fill the view, so no pixel turns transparent and no frame is cleared
 (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560` moves
 gaps over the items, which clears frames (and with `--colors` below 128, takes whole
 frames).
 Needs Pillow, numpy and ssimulacra2 (pip).
 """
-import io, json, subprocess, sys, tempfile
+import io, json, os, subprocess, sys, tempfile
 from pathlib import Path
 
 import numpy as np
@@ -67,13 +72,24 @@ def ppm(pixels):
 
 def main():
     args = sys.argv[1:]
-    exe = args.pop(0) if args and args[0] not in ("--", "--every") else ".build/release/carousel"
-    every = 12
-    if args[:1] == ["--every"]:
-        if len(args) < 2 or not args[1].isdigit() or int(args[1]) < 1:
-            sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
-        every = int(args[1])
-        args = args[2:]
+    exe = args.pop(0) if args and not args[0].startswith("--") else ".build/release/carousel"
+    every, per_frame, against = 12, False, None
+    while args and args[0] in ("--every", "--per-frame", "--against"):
+        flag = args.pop(0)
+        if flag == "--per-frame":
+            per_frame = True
+            continue
+        if not args:
+            sys.exit(f"transparent-check: {flag} takes a value")
+        value = args.pop(0)
+        if flag == "--every":
+            if not value.isdigit() or int(value) < 1:
+                sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
+            every = int(value)
+        else:
+            if not (Path(value).is_file() and os.access(value, os.X_OK)):
+                sys.exit(f"transparent-check: --against {value}: no carousel binary there")
+            against = value
     options = args[1:] if args[:1] == ["--"] else args
     with tempfile.TemporaryDirectory() as tmp:
         gif, folder = Path(tmp) / "carousel.gif", Path(tmp) / "frames"
@@ -84,21 +100,48 @@ def main():
         exact = [np.asarray(Image.open(p).convert("RGBA")).astype(np.int16) for p in sorted(folder.glob("*.png"))]
         shown = expanded(gif, frames)
         wrong = sum(int(np.count_nonzero((e[..., 3] < 128) != (s[..., 3] == 0))) for e, s in zip(exact, shown))
-        shimmer = 0
+        shimmer, lines = 0, []
         for k in range(1, len(exact)):
             still = np.all(clear_transparent(exact[k]) == clear_transparent(exact[k - 1]), axis=-1)
             moved = np.any(clear_transparent(shown[k]) != clear_transparent(shown[k - 1]), axis=-1)
-            shimmer += int(np.count_nonzero(still & moved))
-        scores = []
-        for k in range(0, len(exact), every):
-            a, b = on_white(exact[k]), on_white(shown[k])
-            scores.append(100.0 if np.array_equal(a, b) else float(compute_ssimulacra2(ppm(a), ppm(b))))
+            changed = still & moved
+            count = int(np.count_nonzero(changed))
+            shimmer += count
+            if per_frame and count:
+                largest = int(np.abs(shown[k][changed] - shown[k - 1][changed]).max())
+                lines.append(f"frame {k} ({frames[k - 1]['phase']} -> {frames[k]['phase']}): shimmer {count} px, "
+                             f"largest change {largest}")
+        scored = range(0, len(exact), every)
+        scores = score(exact, shown, scored)
         worst = int(np.argmin(scores)) * every
         print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
               f"transparency wrong {wrong} px")
         print(f"SSIMULACRA2 on white, every {every} frame(s) ({len(scores)}): mean {np.mean(scores):.2f}, "
               f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {(len(scores) - 1) * every})")
+        for line in lines:
+            print(line)
+        if against:
+            old = Path(tmp) / "against.gif"
+            subprocess.run([against, "render", *common, "-o", old], check=True)
+            before = score(exact, expanded(old, frames), scored)
+            changes = [(k, b, a) for k, b, a in zip(scored, before, scores) if abs(a - b) > 1e-9]
+            lower = [c for c in changes if c[2] < c[1]]
+            print(f"against {against}: {old.stat().st_size} bytes; of {len(scores)} frames scored, "
+                  f"{len(lower)} lower, {len(changes) - len(lower)} higher, the rest alike")
+            higher = [c for c in changes if c[2] > c[1]]
+            for name, side, pick in (("largest drop", lower, min), ("largest gain", higher, max)):
+                if side:
+                    k, b, a = pick(side, key=lambda c: c[2] - c[1])
+                    print(f"  {name}: frame {k}: {b:.2f} -> {a:.2f}")
 
+
+def score(exact, shown, frames):
+    """SSIMULACRA2 on white of `shown` against `exact` at each of `frames` (100 where equal)."""
+    scores = []
+    for k in frames:
+        a, b = on_white(exact[k]), on_white(shown[k])
+        scores.append(100.0 if np.array_equal(a, b) else float(compute_ssimulacra2(ppm(a), ppm(b))))
+    return scores
 
 if __name__ == "__main__":
     main()

@@ -328,9 +328,8 @@ struct SceneEncoder: Sendable {
     static let holdPaletteSpread = 32
 
     /// Whether `palette` covers the sampled pixels (`sample`, bytes r, g, b, a): all but one in
-    /// ``coverageSlack`` of them lie within ``PaletteDesigner/uncoveredDistance`` (squared, in
-    /// Oklab, whatever the dither) of an entry, the distance at which the palette designer
-    /// gives a colour an entry of its own when it designs in Oklab (ordered dithering).
+    /// ``coverageSlack`` of them lie within ``coveredDistance`` (squared, in Oklab, whatever the
+    /// dither) of an entry.
     static func covers(_ palette: [RGBA], sample: [UInt8]) -> Bool {
         let mapper = ColorMapper(palette: palette, space: .oklab)
         let points = mapper.points
@@ -338,7 +337,7 @@ struct SceneEncoder: Sendable {
         var far = 0
         for i in 0..<count {
             let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
-            if ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p) > PaletteDesigner.uncoveredDistance { far += 1 }
+            if ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p) > coveredDistance { far += 1 }
         }
         return far * coverageSlack <= count
     }
@@ -346,6 +345,13 @@ struct SceneEncoder: Sendable {
     /// One sampled pixel in this many may lie far from every entry of a palette that
     /// ``covers(_:sample:)``.
     static let coverageSlack = 256
+
+    /// How near an entry a sampled pixel of a palette that ``covers(_:sample:)`` lies: a quarter
+    /// of ``PaletteDesigner/uncoveredDistance`` (24 units of Oklab where that is 48). With the
+    /// designer's distance itself, photographs under a band of rows of one colour each
+    /// (`bench/band-items.py`) took the hold's palette in a move's first frame and scored 3.5
+    /// lower there (`bench/transparent-check.py --against`); with a quarter, no frame lower.
+    static let coveredDistance = PaletteDesigner.uncoveredDistance / 4
 
     /// The moving groups whose scene a rest follows, each with the index of that rest's
     /// group (dithered encodings, or any where frames are cleared: the compact encoding
