@@ -556,6 +556,40 @@ struct CarouselRenderTests {
         #expect(changes[rest] == 0, "the rest (\(rest)): \(changes[rest]) still pixels change")
     }
 
+    /// Where frames are cleared, each frame draws again every pixel that stands still, and
+    /// with dithering a still pixel's new place in the layer (the content moved under it) maps
+    /// to another entry as often as not. A frame drawn after one of its own group's frames
+    /// takes, for such a pixel, the index the group drew there last (``ShownIndices``). Items
+    /// of rows of one colour each (a gradient down them, 180 levels each) in a slow move:
+    /// every frame that shares a palette with the frame before leaves every still pixel as
+    /// it was on screen.
+    @Test func transparentBackgroundGroupsKeepTheirStillPixels() throws {
+        var options = Self.transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
+        options.fps = 25
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; next 1.2; hold 0.3")
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 80, height: 180)
+            for y in 0..<180 {
+                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
+            }
+            return item
+        }
+        let (carousel, changes, checked) = try Self.clearedStillPixelChanges(items, options)
+        #expect(checked > 100_000)
+        let plan = carousel.plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: options.colors, dither: options.dither)
+        var within = 0
+        for group in encoder.groups where group.isMoving {
+            for k in group.frames.dropFirst() {
+                within += 1
+                let i = plan.frames[k].source
+                #expect(changes[i] == 0, "timeline frame \(i), in a group with the frame before: \(changes[i]) still pixels change")
+            }
+        }
+        #expect(within >= 10, "the move's frames share palettes")
+    }
+
     /// Where frames are cleared, a move's palette groups after its first frame hold two frames
     /// at least and more while their views lie within an eighth of the width, at most
     /// ``SceneEncoder/clearedGroupFrames``: a slow drag of hundreds of frames within the

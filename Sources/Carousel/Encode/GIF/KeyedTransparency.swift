@@ -120,3 +120,49 @@ extension RGBAImage {
         return copy
     }
 }
+
+/// What a palette group's frames drew last at each pixel of the canvas, where frames are
+/// cleared: a frame after a cleared one draws every opaque pixel of the cleared rectangle
+/// again, and a pixel whose picture did not change would take the index its new place in
+/// the layer maps to, which with dithering is often another entry (the pattern is fixed to
+/// the layer, and the content moved under the pixel). Drawn again with the index the group
+/// drew there before, it does not change on screen.
+struct ShownIndices {
+    private let width: Int
+    /// Each pixel's index as last drawn by the group's frames, or -1 where none drew it.
+    private var shown: [Int16]
+    /// The picture of the group's frame before, whose unchanged pixels keep their index.
+    private var before: FramePicture?
+
+    init(width: Int, height: Int) {
+        self.width = width
+        shown = [Int16](repeating: -1, count: width * height)
+    }
+
+    /// `frame` (drawn at `left`, `top`, showing `picture`) with each drawn pixel that shows
+    /// the same colour as in the group's frame before, and that the group drew, taking the
+    /// index drawn there last; then records what it draws.
+    mutating func keep(_ frame: IndexedFrame, left: Int, top: Int, picture: FramePicture) -> IndexedFrame {
+        defer { before = picture }
+        let transparent = frame.transparentIndex ?? Int(UInt16.max)
+        var indices = frame.indices
+        let w = frame.width, width = self.width
+        picture.withRows { current in
+            (before ?? picture).withRows { previous in
+                shown.withUnsafeMutableBufferPointer { shown in
+                    for y in 0..<frame.height {
+                        let now = current(top + y), then = previous(top + y), row = (top + y) * width + left
+                        for x in 0..<w where Int(indices[y * w + x]) != transparent {
+                            if before != nil && now[left + x] == then[left + x] && shown[row + x] >= 0 {
+                                indices[y * w + x] = UInt8(shown[row + x])
+                            }
+                            shown[row + x] = Int16(indices[y * w + x])
+                        }
+                    }
+                }
+            }
+        }
+        return IndexedFrame(width: w, height: frame.height, palette: frame.palette, indices: indices,
+                            transparentIndex: frame.transparentIndex)
+    }
+}

@@ -890,10 +890,13 @@ struct SceneEncoder: Sendable {
         if let canvas, let before = previous { previous = canvas.canvas(after: first - 1, before) }
         let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
+        // Where frames are cleared, pixels drawn again keep what the group drew there.
+        var shown = redraws ? ShownIndices(width: plan.width, height: plan.height) : nil
         for k in group.frames {
             let frame = frames[k]
             let exact = picture(k)
-            let indexed = compose(frame, exact: exact, previous: previous, scene: scene, rect: canvas?.rects[k])
+            var indexed = compose(frame, exact: exact, previous: previous, scene: scene, rect: canvas?.rects[k])
+            if shown != nil { indexed.frame = shown!.keep(indexed.frame, left: indexed.left, top: indexed.top, picture: exact) }
             previous = canvas?.canvas(after: k, exact) ?? exact
             let clears = canvas?.clears[k] ?? false
             results.append(Result { () throws(CarouselError) in
