@@ -146,17 +146,22 @@ struct ShownIndices {
         defer { before = picture }
         let transparent = frame.transparentIndex ?? Int(UInt16.max)
         var indices = frame.indices
-        let w = frame.width, width = self.width
+        let w = frame.width, width = self.width, kept = before != nil
         picture.withRows { current in
             (before ?? picture).withRows { previous in
-                shown.withUnsafeMutableBufferPointer { shown in
-                    for y in 0..<frame.height {
-                        let now = current(top + y), then = previous(top + y), row = (top + y) * width + left
-                        for x in 0..<w where Int(indices[y * w + x]) != transparent {
-                            if before != nil && now[left + x] == then[left + x] && shown[row + x] >= 0 {
-                                indices[y * w + x] = UInt8(shown[row + x])
+                indices.withUnsafeMutableBufferPointer { indices in
+                    shown.withUnsafeMutableBufferPointer { shown in
+                        for y in 0..<frame.height {
+                            // Through pointers, with selects rather than branches.
+                            let now = current(top + y) + left, then = previous(top + y) + left
+                            let out = indices.baseAddress! + y * w, last = shown.baseAddress! + ((top + y) * width + left)
+                            for x in 0..<w {
+                                let index = out[x], drawn = Int(index) != transparent
+                                let keeps = kept && drawn && now[x] == then[x] && last[x] >= 0
+                                let chosen = keeps ? UInt8(truncatingIfNeeded: last[x]) : index
+                                out[x] = chosen
+                                last[x] = drawn ? Int16(chosen) : last[x]
                             }
-                            shown[row + x] = Int16(indices[y * w + x])
                         }
                     }
                 }

@@ -219,13 +219,20 @@ struct SceneEncoder: Sendable {
     /// Returns the pixels kept (by region pixel) with their colours, the settling map with
     /// the kept pixels marked at the frame that draws them and the others unmarked, and the
     /// reserved colours.
+    ///
+    /// The pixels' colours are entries of the two holds' palettes, so they are counted by
+    /// entry (``HeldColors``), and only the few hundred entries are hashed by colour: by colour,
+    /// each of the hundreds of thousands of pixels was hashed twice, and the hashing took 5.6%
+    /// of the instructions of a render that clears frames.
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: Carry?, picture: (Int) -> FramePicture,
-                                limit: Int) -> (kept: [(region: Int, color: RGBA)], from: [Int32], reserved: [RGBA]) {
+                                limit: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
-        var candidates: [(region: Int, screen: Int, color: RGBA)] = []
+        // Entries are the hold before's palette (0..<256) and the rest's after (256..<512).
+        var candidates: [(region: Int, screen: Int, entry: Int)] = []
+        let entryColors = HeldColors.entryColors(before: carry?.rest.palette ?? [], after: settling?.rest.palette ?? [])
         // With a hold before the move too, a pixel drawn again in a moving frame shows the hold
         // before's colour, and in the move's last frame the rest's, where it stays through it:
         // the colour changes once, in the move.
@@ -255,7 +262,7 @@ struct SceneEncoder: Sendable {
                                 }
                                 let index = Int(rest.indices[y * rest.regionWidth + carry.restOffset + x])
                                 guard index < rest.palette.count else { continue }
-                                candidates.append((y * regionWidth + offset + x, p, rest.palette[index]))
+                                candidates.append((y * regionWidth + offset + x, p, index))
                                 carriedThrough[p] = Int32(n)
                                 if n == 0 { from[p] = Int32(k) }
                             }
@@ -280,14 +287,16 @@ struct SceneEncoder: Sendable {
                         let index = Int(rest.indices[shownRow + x])
                         // The rest's transparent pixels stay as they are.
                         guard index < rest.palette.count else { continue }
-                        candidates.append((y * regionWidth + offset + x, p, rest.palette[index]))
+                        candidates.append((y * regionWidth + offset + x, p, HeldColors.after + index))
                         from[p] = target
                     }
                 }
             }
         }
+        var perEntry = [Int](repeating: 0, count: entryColors.count)
+        for c in candidates { perEntry[c.entry] += 1 }
         var counts: [RGBA: Int] = [:]
-        for c in candidates { counts[c.color, default: 0] += 1 }
+        for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
         for (c, _) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
@@ -298,11 +307,28 @@ struct SceneEncoder: Sendable {
                 kept.insert(c)
             }
         }
-        var out: [(region: Int, color: RGBA)] = []
+        let keptEntry = entryColors.indices.map { perEntry[$0] > 0 && kept.contains(entryColors[$0]) }
+        var pixels: [(region: Int, entry: Int)] = []
         for c in candidates {
-            if kept.contains(c.color) { out.append((c.region, c.color)) } else { from[c.screen] = .max }
+            if keptEntry[c.entry] { pixels.append((c.region, c.entry)) } else { from[c.screen] = .max }
         }
-        return (out, from, reserved)
+        return (HeldColors(pixels: pixels, entryColors: entryColors), from, reserved)
+    }
+
+    /// The pixels of a moving group that keep a hold's colour (``keepHoldColors``): each
+    /// region pixel with its entry in the hold before's palette or the rest's after.
+    struct HeldColors {
+        /// Where the rest's entries start.
+        static let after = 256
+        var pixels: [(region: Int, entry: Int)] = []
+        /// Each entry's colour (`.clear` past a palette's end).
+        var entryColors: [RGBA] = []
+
+        /// The colours of the hold before's palette, then the rest's, each padded to 256.
+        static func entryColors(before: [RGBA], after: [RGBA]) -> [RGBA] {
+            let pad = { (palette: [RGBA]) in palette + [RGBA](repeating: .clear, count: HeldColors.after - palette.count) }
+            return pad(before) + pad(after)
+        }
     }
 
     /// The hold whose palette a moving group may take whole on a transparent background where
@@ -465,7 +491,7 @@ struct SceneEncoder: Sendable {
         // colour (settling into the rest after the move, or carried from the hold before it),
         // by region pixel, and the colour; and which screen pixels of which frame they are
         // (`keptFrom`, as `from`).
-        var keptColors: [(region: Int, color: RGBA)] = []
+        var keptColors = HeldColors()
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
         let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
@@ -668,11 +694,12 @@ struct SceneEncoder: Sendable {
             }
             for s in settled { indices[s.region] = translate[Int(s.restIndex)] }
         }
-        if !keptColors.isEmpty {
-            var position: [RGBA: UInt8] = [:]
-            for (e, c) in palette.enumerated().reversed() { position[c] = UInt8(e) }
-            for kept in keptColors {
-                if let e = position[kept.color] { indices[kept.region] = e }
+        if !keptColors.pixels.isEmpty {
+            var position: [RGBA: Int] = [:]
+            for (e, c) in palette.enumerated().reversed() { position[c] = e }
+            let translate = keptColors.entryColors.map { position[$0] ?? -1 }
+            for kept in keptColors.pixels where translate[kept.entry] >= 0 {
+                indices[kept.region] = UInt8(translate[kept.entry])
             }
         }
         return scene(regionX: regionX, regionWidth: regionWidth, indices: indices, mapper: mapper)
@@ -890,8 +917,9 @@ struct SceneEncoder: Sendable {
         if let canvas, let before = previous { previous = canvas.canvas(after: first - 1, before) }
         let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
-        // Where frames are cleared, pixels drawn again keep what the group drew there.
-        var shown = redraws ? ShownIndices(width: plan.width, height: plan.height) : nil
+        // Where frames are cleared, pixels drawn again keep what the group drew there (a group of
+        // one frame draws none that it drew before).
+        var shown = redraws && group.frames.count > 1 ? ShownIndices(width: plan.width, height: plan.height) : nil
         for k in group.frames {
             let frame = frames[k]
             let exact = picture(k)
