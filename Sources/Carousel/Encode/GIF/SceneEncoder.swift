@@ -216,14 +216,13 @@ struct SceneEncoder: Sendable {
     /// where it starts to stay through the rest, and the rest's in the move's last frame
     /// wherever it stays (a group of its own, like the first: see
     /// ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
-    /// Returns the pixels kept (by region pixel) with their colours, the settling map with
-    /// the kept pixels marked at the frame that draws them and the others unmarked, and the
-    /// reserved colours.
+    /// Returns the pixels kept (by region pixel) with their entries in the two holds' palettes,
+    /// the settling map with the kept pixels marked at the frame that draws them and the others
+    /// unmarked, and the reserved colours.
     ///
-    /// The pixels' colours are entries of the two holds' palettes, so they are counted by
-    /// entry (``HeldColors``), and only the few hundred entries are hashed by colour: by colour,
-    /// each of the hundreds of thousands of pixels was hashed twice, and the hashing took 5.6%
-    /// of the instructions of a render that clears frames.
+    /// The pixels, hundreds of thousands a group, are counted by entry (``HeldColors``), and
+    /// only the few hundred entries are looked up by colour (docs/behaviour.md, *Held colours
+    /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: Carry?, picture: (Int) -> FramePicture,
                                 limit: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
@@ -326,6 +325,8 @@ struct SceneEncoder: Sendable {
 
         /// The colours of the hold before's palette, then the rest's, each padded to 256.
         static func entryColors(before: [RGBA], after: [RGBA]) -> [RGBA] {
+            precondition(before.count <= HeldColors.after && after.count <= HeldColors.after,
+                         "HeldColors: a GIF palette has at most 256 entries")
             let pad = { (palette: [RGBA]) in palette + [RGBA](repeating: .clear, count: HeldColors.after - palette.count) }
             return pad(before) + pad(after)
         }
@@ -489,8 +490,8 @@ struct SceneEncoder: Sendable {
         var settled: [(region: Int, restIndex: UInt8)] = []
         // On a transparent background where frames are cleared: the pixels that keep a hold's
         // colour (settling into the rest after the move, or carried from the hold before it),
-        // by region pixel, and the colour; and which screen pixels of which frame they are
-        // (`keptFrom`, as `from`).
+        // by region pixel, and their entries in the holds' palettes; and which screen pixels of
+        // which frame they are (`keptFrom`, as `from`).
         var keptColors = HeldColors()
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
@@ -685,8 +686,8 @@ struct SceneEncoder: Sendable {
                                     originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows,
                                     runSlack: SceneEncoder.orderedRunSlack)
         // A table by the rest's entries: a settling render's pixels number in the hundreds of
-        // thousands (the held colours of a transparent background, from two holds' palettes, by
-        // colour below).
+        // thousands (and so do the held colours of a transparent background, translated by entry
+        // below).
         if let rest = settling?.rest, !settled.isEmpty {
             var translate = [UInt8](repeating: 0, count: 256)
             for (e, c) in rest.palette.enumerated() {
@@ -918,13 +919,14 @@ struct SceneEncoder: Sendable {
         let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
         // Where frames are cleared, pixels drawn again keep what the group drew there (a group of
-        // one frame draws none that it drew before).
-        var shown = redraws && group.frames.count > 1 ? ShownIndices(width: plan.width, height: plan.height) : nil
+        // one frame draws none that it drew before; see ``ShownIndices`` for diffusion).
+        var shown = redraws && group.frames.count > 1 && dither != .diffusion
+            ? ShownIndices(width: plan.width, height: plan.height) : nil
         for k in group.frames {
             let frame = frames[k]
             let exact = picture(k)
             var indexed = compose(frame, exact: exact, previous: previous, scene: scene, rect: canvas?.rects[k])
-            if shown != nil { indexed.frame = shown!.keep(indexed.frame, left: indexed.left, top: indexed.top, picture: exact) }
+            if let kept = shown?.keep(indexed.frame, left: indexed.left, top: indexed.top, picture: exact) { indexed.frame = kept }
             previous = canvas?.canvas(after: k, exact) ?? exact
             let clears = canvas?.clears[k] ?? false
             results.append(Result { () throws(CarouselError) in
