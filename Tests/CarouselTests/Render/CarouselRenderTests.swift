@@ -534,18 +534,7 @@ struct CarouselRenderTests {
     /// (``SceneEncoder/heldColors(_:)``): those two frames then take the hold's whole palette,
     /// and no pixel that stands still changes on screen as a move starts or comes to rest.
     @Test func transparentBackgroundMoveEndsKeepTheHoldsColours() throws {
-        var options = Self.transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
-        options.fps = 25
-        options.dots.placement = .none
-        options.script = try Script(parsing: "hold 0.3; next 0.5; hold 0.3")
-        let items = (0..<3).map { k in
-            var item = RGBAImage(width: 80, height: 180)
-            for y in 0..<180 {
-                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
-            }
-            return item
-        }
-        let (carousel, changes, checked) = try Self.clearedStillPixelChanges(items, options)
+        let (carousel, changes, checked, _) = try Self.rowColourMove(script: "hold 0.3; next 0.5; hold 0.3")
         #expect(checked > 100_000)
         let plan = carousel.plan()
         let moves = plan.scenes.indices.filter { plan.scenes[$0].isMoving }
@@ -564,18 +553,7 @@ struct CarouselRenderTests {
     /// every frame that shares a palette with the frame before leaves every still pixel as
     /// it was on screen.
     @Test func transparentBackgroundGroupsKeepTheirStillPixels() throws {
-        var options = Self.transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
-        options.fps = 25
-        options.dots.placement = .none
-        options.script = try Script(parsing: "hold 0.3; next 1.2; hold 0.3")
-        let items = (0..<3).map { k in
-            var item = RGBAImage(width: 80, height: 180)
-            for y in 0..<180 {
-                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
-            }
-            return item
-        }
-        let (carousel, changes, checked) = try Self.clearedStillPixelChanges(items, options)
+        let (carousel, changes, checked, options) = try Self.rowColourMove(script: "hold 0.3; next 1.2; hold 0.3")
         #expect(checked > 100_000)
         let plan = carousel.plan().binaryAlpha()
         let encoder = SceneEncoder(plan: plan, colors: options.colors, dither: options.dither)
@@ -610,6 +588,27 @@ struct CarouselRenderTests {
             #expect(group.frames.count <= 2 || views.max()! - views.min()! <= plan.width / SceneEncoder.clearedGroupSpread)
         }
         #expect(encoder.groups.map(\.frames).joined().elementsEqual(plan.frames.indices), "every frame in one group, in order")
+    }
+
+    /// Three items of rows of one colour each (a gradient down them, 180 levels each), 80 wide
+    /// with gaps of 4, in a 100x180 view on a transparent background at 25 fps without dots,
+    /// moved by `script`: ``clearedStillPixelChanges(_:_:sourceLocation:)`` of their GIF, and
+    /// the options.
+    static func rowColourMove(script: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (carousel: Carousel, changes: [Int], checked: Int, options: CarouselOptions) {
+        var options = transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
+        options.fps = 25
+        options.dots.placement = .none
+        options.script = try Script(parsing: script)
+        let items = (0..<3).map { k in
+            var item = RGBAImage(width: 80, height: 180)
+            for y in 0..<180 {
+                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
+            }
+            return item
+        }
+        let (carousel, changes, checked) = try clearedStillPixelChanges(items, options, sourceLocation: sourceLocation)
+        return (carousel, changes, checked, options)
     }
 
     /// The carousel of `items` with `options`, and ``stillPixelChanges(_:_:)`` of its GIF after
