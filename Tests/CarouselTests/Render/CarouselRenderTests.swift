@@ -568,6 +568,45 @@ struct CarouselRenderTests {
         #expect(within >= 10, "the move's frames share palettes")
     }
 
+    /// A slow drag where frames are cleared (50 pixels in two seconds, a 320-pixel view): a
+    /// group of slow frames draws again, after a clear, the pixels the group before it drew,
+    /// and takes that group's palette and the colours it left
+    /// (``SceneEncoder/followers(_:targets:carries:)``) where the palette serves it about as
+    /// well as its own. Items of rows of one colour each. Where a group took the palette of
+    /// the group before, and that group's last frame drew every opaque pixel of its rectangle
+    /// (it came after a clear), no pixel of that rectangle that stands still changes in the
+    /// group's first frame; without the colours left, 84 and 108 did.
+    @Test func transparentBackgroundSlowGroupsFollowTheGroupBefore() throws {
+        let (carousel, _, _, options) = try Self.rowColourMove(script: "hold 0.2; drag -50 2; release; hold 0.4",
+                                                                width: 320, itemWidth: 300)
+        let plan = carousel.plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: options.colors, dither: options.dither)
+        let canvas = try #require(encoder.canvas)
+        let followers = encoder.followers(encoder.groups, targets: encoder.settlingTargets(encoder.groups),
+                                          carries: encoder.carrySources(encoder.groups))
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        try #require(gif.palettes.count == plan.frames.count, "a GIF frame for each planned frame")
+        let shown = Self.timelineFrames(gif, fps: options.fps)
+        var checked = 0
+        for g in followers {
+            // The group before's last frame, drawn after a clear: it drew every opaque pixel of its rectangle.
+            let last = encoder.groups[g - 1].frames.upperBound - 1, first = encoder.groups[g].frames.lowerBound
+            guard gif.palettes[first] == gif.palettes[last], last > 0, canvas.clears[last - 1] else { continue }
+            let rect = canvas.rects[last]
+            let i = plan.frames[first].source
+            let before = carousel.frame(index: i - 1), after = carousel.frame(index: i)
+            var changed = 0
+            for y in rect.top..<(rect.top + rect.height) {
+                for x in rect.left..<(rect.left + rect.width) where before[x, y] == after[x, y] && after[x, y].a >= 128 {
+                    checked += 1
+                    if shown[i - 1][x, y] != shown[i][x, y] { changed += 1 }
+                }
+            }
+            #expect(changed == 0, "timeline frame \(i), the first of a group that follows: \(changed) still pixels change")
+        }
+        #expect(checked > 10000, "a group takes the palette of the group before, which drew the still pixels")
+    }
+
     /// Where frames are cleared, a move's palette groups after its first frame hold two frames
     /// at least and more while their views lie within an eighth of the width, at most
     /// ``SceneEncoder/clearedGroupFrames``: a slow drag of hundreds of frames within the
@@ -594,16 +633,17 @@ struct CarouselRenderTests {
     /// with gaps of 4, in a 100x180 view on a transparent background at 25 fps without dots,
     /// moved by `script`: ``clearedStillPixelChanges(_:_:sourceLocation:)`` of their GIF, and
     /// the options.
-    static func rowColourMove(script: String, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func rowColourMove(script: String, width: Int = 100, itemWidth: Int = 80,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws
         -> (carousel: Carousel, changes: [Int], checked: Int, options: CarouselOptions) {
-        var options = transparentOptions(width: 100, height: 180, itemWidth: 80, spacing: 4)
+        var options = transparentOptions(width: width, height: 180, itemWidth: itemWidth, spacing: 4)
         options.fps = 25
         options.dots.placement = .none
         options.script = try Script(parsing: script)
         let items = (0..<3).map { k in
-            var item = RGBAImage(width: 80, height: 180)
+            var item = RGBAImage(width: itemWidth, height: 180)
             for y in 0..<180 {
-                for x in 0..<80 { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
+                for x in 0..<itemWidth { item[x, y] = RGBA(r: UInt8(y / 2 + 40 * k), g: UInt8(220 - y), b: UInt8((3 * y + 90 * k) % 256)) }
             }
             return item
         }

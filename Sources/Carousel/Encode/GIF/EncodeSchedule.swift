@@ -72,6 +72,11 @@ final class EncodeSchedule: @unchecked Sendable {
     private let carries: [Int: Int]
     /// The last group that takes each of those holds' colours.
     private let lastCarry: [Int: Int]
+    /// The groups of slow frames that take the palette of the group before them and the colours
+    /// it left (``SceneEncoder/followers(_:targets:carries:)``): each waits for that group.
+    private let followers: Set<Int>
+    /// What each group before a follower left, until the follower takes it.
+    private var left: [Int: SceneEncoder.Follow] = [:]
     /// The rest groups prepared ahead.
     private let prepared: Set<Int>
     private let condition = Lock()
@@ -94,6 +99,7 @@ final class EncodeSchedule: @unchecked Sendable {
         var last: [Int: Int] = [:]
         for (g, rest) in carries { last[rest] = max(last[rest] ?? g, g) }
         lastCarry = last
+        followers = encoder.followers(encoder.groups, targets: targets, carries: carries)
         tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, carries: carries, lead: 2 * cores)
     }
 
@@ -120,7 +126,7 @@ final class EncodeSchedule: @unchecked Sendable {
 
     /// A worker: takes the tasks in order until none is left or the run is cancelled.
     func work() {
-        while let (task, ready, settling, carry) = claim() {
+        while let (task, ready, settling, carry, follow) = claim() {
             switch task {
             case .restPalette(let g):
                 let rest = encoder.prepare(encoder.groups[g], previous: nil, settling: nil) {
@@ -131,7 +137,10 @@ final class EncodeSchedule: @unchecked Sendable {
                 let from = encoder.settlingFrames(before: encoder.groups[g])
                 finish { settlingFrom[g] = from }
             case .group(let g):
-                let frames = encoder.encodeGroup(g, scene: ready, settling: settling, carry: carry, handoff: handoff)
+                let leaves: ((SceneEncoder.Follow) -> Void)? = followers.contains(g + 1)
+                    ? { follow in self.finish { self.left[g] = follow } } : nil
+                let frames = encoder.encodeGroup(g, scene: ready, settling: settling, carry: carry, follow: follow,
+                                                 handoff: handoff, leaves: leaves)
                 finish { results[g] = frames }
             }
         }
@@ -140,7 +149,8 @@ final class EncodeSchedule: @unchecked Sendable {
     /// The next task, once it may start, with its group's prepared rest and where its move
     /// settles; nil when the tasks are done or the run is cancelled. Every task a claimed
     /// task waits for comes before it and is claimed already, so the wait ends.
-    private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?, SceneEncoder.Carry?)? {
+    private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?, SceneEncoder.Carry?,
+                             SceneEncoder.Follow?)? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, next < tasks.count, case .group(let g) = tasks[next], g >= writtenGroups + window {
@@ -149,7 +159,7 @@ final class EncodeSchedule: @unchecked Sendable {
         guard !cancelled, next < tasks.count else { return nil }
         let task = tasks[next]
         next += 1
-        guard case .group(let g) = task else { return (task, nil, nil, nil) }
+        guard case .group(let g) = task else { return (task, nil, nil, nil, nil) }
         while !cancelled, !isReady(g) { condition.wait() }
         guard !cancelled else { return nil }
         let settling = targets[g].map { rest in
@@ -163,7 +173,7 @@ final class EncodeSchedule: @unchecked Sendable {
                                restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX - rests[rest]!.regionX,
                                frame: encoder.groups[rest].frames.upperBound - 1)
         }
-        return (task, rests[g], settling, carry)
+        return (task, rests[g], settling, carry, followers.contains(g) ? left.removeValue(forKey: g - 1) : nil)
     }
 
     /// Whether what group `g` needs is ready: its own rest when prepared ahead, and the rest
@@ -172,6 +182,7 @@ final class EncodeSchedule: @unchecked Sendable {
         if prepared.contains(g) && rests[g] == nil { return false }
         if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
         if let rest = carries[g], rests[rest] == nil { return false }
+        if followers.contains(g), left[g - 1] == nil { return false }
         return true
     }
 

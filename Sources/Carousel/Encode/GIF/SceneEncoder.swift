@@ -189,6 +189,42 @@ struct SceneEncoder: Sendable {
         let frame: Int
     }
 
+    /// Where frames are cleared, what a group of slow frames takes from the moving group before
+    /// it (``followers(_:targets:)``): that group's palette, the colour (``RGBA/word``, 0 where
+    /// none is known) its frames left at each pixel, and its last planned frame.
+    struct Follow: Sendable {
+        let palette: [RGBA]
+        let left: [UInt32]
+        let frame: Int
+    }
+
+    /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
+    /// groups whose every view lies within ``holdPaletteSpread`` of the last view of the moving
+    /// group before them: a slow drag's frames, a pixel or two apart, which draw again after a
+    /// clear the pixels the group before drew. Such a group takes that group's palette whole
+    /// where it covers what the group draws (``covers(_:sample:)``), and the colours it left on
+    /// screen (``Follow``), so it waits for that group. A group whose move a rest follows, or
+    /// that takes a hold's colours (`targets`, ``carrySources(_:)``), is left out.
+    func followers(_ groups: [PaletteGroup], targets: [Int: Int], carries: [Int: Int]) -> Set<Int> {
+        guard redraws, dither != .diffusion else { return [] }
+        var followers = Set<Int>()
+        for g in groups.indices.dropFirst() where groups[g].isMoving && groups[g - 1].isMoving {
+            guard targets[g] == nil, carries[g] == nil else { continue }
+            // The group that ends the move shows the rest after it: it designs its own palette.
+            let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
+            guard !groups[g].frames.contains(lastOfMove) else { continue }
+            let x = plan.frames[groups[g - 1].frames.upperBound - 1].layerX
+            // One generation: a follower's palette was designed for the group before it, and
+            // taken again and again it drifts from what the frames show (a slow drag's frames
+            // fell by up to 1.55).
+            if !followers.contains(g - 1),
+               groups[g].frames.allSatisfy({ abs(plan.frames[$0].layerX - x) <= plan.width / SceneEncoder.holdPaletteSpread }) {
+                followers.insert(g)
+            }
+        }
+        return followers
+    }
+
     /// The moving groups of a move after a hold that is cleared under the move's
     /// first frame (a transparent background), each with that hold's group: the pixels
     /// still since the hold, drawn again there, take the hold's colours (``Carry``).
@@ -369,6 +405,29 @@ struct SceneEncoder: Sendable {
         return far * coverageSlack <= count
     }
 
+    /// The summed squared distance (in Oklab, ``ChannelWeights/rgb``) from each sampled pixel
+    /// (`sample`, bytes r, g, b, a) to its nearest entry of `palette`.
+    static func sampleError(_ palette: [RGBA], _ sample: [UInt8]) -> Int {
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let points = mapper.points
+        var total = 0
+        for i in 0..<(sample.count / 4) {
+            let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
+            total += Int(ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p))
+        }
+        return total
+    }
+
+    /// A group that follows another (``followers(_:targets:carries:)``) takes its palette where
+    /// the sampled pixels' error with it is at most this percentage of their error with the
+    /// palette the group designs itself.
+    /// Measured with `python3 bench/transparent-check.py BIN --every 1 --against OLD_BIN --
+    /// --spacing 16 --item-width 560 --script S`: without the comparison, a group after a quick
+    /// swipe (`hold 0.2; swipe next 0.1; hold 0.4; swipe next 0.3; hold 0.6`) took a palette
+    /// that passed ``covers(_:sample:)`` and fell from 86.34 to 81.76; with it at 110, no frame
+    /// of the gesture scripts in docs/behaviour.md fell by more than 0.17.
+    static let followErrorPercent = 110
+
     /// One sampled pixel in this many may lie far from every entry of a palette that
     /// ``covers(_:sample:)``.
     static let coverageSlack = 256
@@ -463,9 +522,10 @@ struct SceneEncoder: Sendable {
     /// move's end frame close to a hold may take that hold's palette whole
     /// (``holdBeside(_:move:restRedraws:settling:carry:)``).
     func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?, carry: Carry? = nil,
-                 picture: (Int) -> FramePicture) -> PreparedScene {
+                 follow: Follow? = nil, picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none || redraws, let previous {
-            return prepareMovingFrames(group.frames, previous: previous, settling: settling, carry: carry, picture: picture)
+            return prepareMovingFrames(group.frames, previous: previous, settling: settling, carry: carry, follow: follow,
+                                       picture: picture)
         }
         return prepareRegion(group, picture: picture)
     }
@@ -479,6 +539,7 @@ struct SceneEncoder: Sendable {
     /// stays, cost an eighth. Where the sampled colours fit the palette exactly, it is
     /// designed again from every changed pixel, so frames of few colours stay exact.
     private func prepareMovingFrames(_ group: Range<Int>, previous: FramePicture, settling: Settling?, carry: Carry?,
+                                     follow: Follow? = nil,
                                      picture: (Int) -> FramePicture) -> PreparedScene {
         let w = plan.width, layerHeight = plan.layer.height, layerWidth = plan.layer.width
         let xs = group.map { plan.frames[$0].layerX }
@@ -500,7 +561,10 @@ struct SceneEncoder: Sendable {
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
         // Where the frame takes a hold's palette whole (below).
         var takesHold = false
-        if keyed, restRedraws || carry != nil {
+        if let follow {
+            reserved = follow.palette
+            takesHold = true
+        } else if keyed, restRedraws || carry != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
@@ -660,7 +724,24 @@ struct SceneEncoder: Sendable {
         // A frame that moved far from the hold, or shows an overlay the hold does not (a finger's
         // touch), draws colours the hold's palette lacks: it keeps the hold's colours up to the
         // share, and designs entries of its own for the rest, as every other moving frame does.
-        if takesHold && !SceneEncoder.covers(reserved, sample: sparse.sample) {
+        // A group that follows another takes that group's palette only where it serves the
+        // group's sampled pixels about as well as a palette of its own would.
+        var designed: (palette: [RGBA], exact: Bool)?
+        if takesHold, follow != nil {
+            let before = reserved
+            takesHold = false
+            reserved = overlayReservations
+            if !sparse.sample.isEmpty {
+                let own = design(sparse)
+                designed = own
+                if !own.exact && SceneEncoder.sampleError(before, sparse.sample) * 100
+                    <= SceneEncoder.sampleError(own.palette, sparse.sample) * SceneEncoder.followErrorPercent {
+                    takesHold = true
+                    reserved = before
+                    designed = nil
+                }
+            }
+        } else if takesHold && !SceneEncoder.covers(reserved, sample: sparse.sample) {
             takesHold = false
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
@@ -669,7 +750,11 @@ struct SceneEncoder: Sendable {
             drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
             sparse = collect(sparse: true)
         }
-        if !sparse.sample.isEmpty { (palette, exact) = design(sparse) }
+        if let designed {
+            (palette, exact) = designed
+        } else if !sparse.sample.isEmpty {
+            (palette, exact) = design(sparse)
+        }
         if exact {
             var all = collect(sparse: false)
             if all.sample.isEmpty {
@@ -892,7 +977,8 @@ struct SceneEncoder: Sendable {
     /// where it can be (a group whose worker starts before the other's has made it makes
     /// its own).
     func encodeGroup(_ g: Int, scene ready: PreparedScene?, settling: Settling?, carry: Carry? = nil,
-                     handoff: PictureHandoff? = nil) -> [Result<EncodedFrame, CarouselError>] {
+                     follow: Follow? = nil, handoff: PictureHandoff? = nil,
+                     leaves: ((Follow) -> Void)? = nil) -> [Result<EncodedFrame, CarouselError>] {
         let frames = plan.frames, group = groups[g]
         let last = group.frames.upperBound - 1
         // The last two pictures made are kept: a group's palette reads its frames' pictures
@@ -915,24 +1001,44 @@ struct SceneEncoder: Sendable {
         }
         let first = group.frames.lowerBound
         var previous = first > 0 ? handoff?.take(first - 1) ?? FramePicture(plan, frame: first - 1) : nil
+        let pictureBefore = previous
         if let canvas, let before = previous { previous = canvas.canvas(after: first - 1, before) }
-        let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, picture: picture)
+        let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, follow: follow,
+                                     picture: picture)
         var results: [Result<EncodedFrame, CarouselError>] = []
         // Where frames are cleared, pixels drawn again keep what the group drew there (a group of
-        // one frame draws none that it drew before; see ``ShownIndices`` for diffusion).
-        var shown = redraws && group.frames.count > 1 && dither != .diffusion
+        // one frame draws none that it drew before, unless the group after follows it; see
+        // ``ShownIndices`` for diffusion), and a group that follows another starts from the
+        // colours that one left.
+        var shown = redraws && (group.frames.count > 1 || leaves != nil || follow != nil) && dither != .diffusion
             ? ShownIndices(width: plan.width, height: plan.height) : nil
+        if let follow, let pictureBefore { shown?.seed(follow.left, palette: scene.palette, picture: pictureBefore) }
+        // With `leaves`, the group after waits for what this one leaves: every frame is composed
+        // before any is LZW-encoded (a group where frames are cleared holds at most
+        // ``clearedGroupFrames``).
+        var composed: [(frame: IndexedFrame, left: Int, top: Int, k: Int)] = []
+        func encode(_ indexed: (frame: IndexedFrame, left: Int, top: Int, k: Int)) -> Result<EncodedFrame, CarouselError> {
+            let clears = canvas?.clears[indexed.k] ?? false
+            return Result { () throws(CarouselError) in
+                try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frames[indexed.k].delay,
+                                     canvasWidth: plan.width, canvasHeight: plan.height, clearAfter: clears)
+            }
+        }
         for k in group.frames {
-            let frame = frames[k]
             let exact = picture(k)
-            var indexed = compose(frame, exact: exact, previous: previous, scene: scene, rect: canvas?.rects[k])
+            var indexed = compose(frames[k], exact: exact, previous: previous, scene: scene, rect: canvas?.rects[k])
             if let kept = shown?.keep(indexed.frame, left: indexed.left, top: indexed.top, picture: exact) { indexed.frame = kept }
             previous = canvas?.canvas(after: k, exact) ?? exact
-            let clears = canvas?.clears[k] ?? false
-            results.append(Result { () throws(CarouselError) in
-                try GIFWriter.encode(indexed.frame, left: indexed.left, top: indexed.top, delay: frame.delay,
-                                     canvasWidth: plan.width, canvasHeight: plan.height, clearAfter: clears)
-            })
+            if leaves == nil {
+                results.append(encode((indexed.frame, indexed.left, indexed.top, k)))
+            } else {
+                composed.append((indexed.frame, indexed.left, indexed.top, k))
+            }
+        }
+        if let leaves {
+            leaves(Follow(palette: scene.palette, left: shown?.colors(palette: scene.palette, rows: plan.layer.height) ?? [],
+                          frame: last))
+            results = composed.map(encode)
         }
         return results
     }
