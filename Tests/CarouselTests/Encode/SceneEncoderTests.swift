@@ -241,6 +241,20 @@ import Testing
         try Carousel(images: CarouselRenderTests.busyItems(4), options: SceneEncoderTests.smallPeekLayout).plan()
     }
 
+    /// A slow drag on a transparent background whose gaps move: frames are cleared, and groups
+    /// of slow frames follow the groups before them (``SceneEncoder/followers(_:targets:carries:)``).
+    static func slowDragPlan() throws -> FramePlan {
+        var options = CarouselRenderTests.transparentOptions(width: 320, height: 24, itemWidth: 300, spacing: 4)
+        options.fps = 25
+        options.script = try Script(parsing: "hold 0.2; drag -50 2; release; hold 0.4")
+        let plan = try Carousel(images: CarouselRenderTests.busyItems(3, width: 300, height: 24), options: options).plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+        let followers = encoder.followers(encoder.groups, targets: encoder.settlingTargets(encoder.groups),
+                                          carries: encoder.carrySources(encoder.groups))
+        try #require(!followers.isEmpty, "groups follow the groups before them")
+        return plan
+    }
+
     static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
         let writer = try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
         try SceneEncoder(plan: plan, colors: 256, dither: .ordered).encode(to: writer, progress: { _, _ in }, cores: cores)
@@ -266,9 +280,10 @@ import Testing
         }
     }
 
-    /// The bytes do not depend on how many workers share the tasks, nor on their timing.
-    @Test func sameBytesOnAnyNumberOfCores() throws {
-        let plan = try Self.busyPlan()
+    /// The bytes do not depend on how many workers share the tasks, nor on their timing; nor
+    /// where groups wait for the groups they follow.
+    @Test(arguments: [false, true]) func sameBytesOnAnyNumberOfCores(slowDrag: Bool) throws {
+        let plan = try slowDrag ? Self.slowDragPlan() : Self.busyPlan()
         var gifs: [Data] = []
         for cores in [1, 2, 3, 7] {
             let sink = MemorySink()
@@ -320,8 +335,9 @@ import Testing
         #expect(handoff.count == 0)
     }
 
-    /// A sink that fails partway stops the workers, and the encode throws its error.
-    @Test func aSinkThatFailsPartwayEndsTheEncode() throws {
+    /// A sink that fails partway stops the workers, and the encode throws its error; also
+    /// where groups wait for the groups they follow.
+    @Test(arguments: [false, true]) func aSinkThatFailsPartwayEndsTheEncode(slowDrag: Bool) throws {
         final class FullDisk: ByteSink {
             var budget: Int
             init(budget: Int) { self.budget = budget }
@@ -330,7 +346,7 @@ import Testing
                 if budget < 0 { throw .output("full.gif", "No space left on device") }
             }
         }
-        let plan = try Self.busyPlan()
+        let plan = try slowDrag ? Self.slowDragPlan() : Self.busyPlan()
         let whole = MemorySink()
         try Self.gif(plan, cores: 2, sink: whole)
         for cores in [1, 2, 7] {

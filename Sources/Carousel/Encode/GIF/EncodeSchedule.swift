@@ -146,9 +146,10 @@ final class EncodeSchedule: @unchecked Sendable {
         }
     }
 
-    /// The next task, once it may start, with its group's prepared rest and where its move
-    /// settles; nil when the tasks are done or the run is cancelled. Every task a claimed
-    /// task waits for comes before it and is claimed already, so the wait ends.
+    /// The next task, once it may start, with its group's prepared rest, where its move
+    /// settles, the hold whose colours it carries, and what the group before left where it
+    /// follows that group; nil when the tasks are done or the run is cancelled. Every task a
+    /// claimed task waits for comes before it and is claimed already, so the wait ends.
     private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?, SceneEncoder.Carry?,
                              SceneEncoder.Follow?)? {
         condition.lock()
@@ -176,8 +177,9 @@ final class EncodeSchedule: @unchecked Sendable {
         return (task, rests[g], settling, carry, followers.contains(g) ? left.removeValue(forKey: g - 1) : nil)
     }
 
-    /// Whether what group `g` needs is ready: its own rest when prepared ahead, and the rest
-    /// its move settles into (palette and settling map). Called holding the lock.
+    /// Whether what group `g` needs is ready: its own rest when prepared ahead, the rest its
+    /// move settles into (palette and settling map), the hold it carries colours from, and
+    /// what the group before left where `g` follows it. Called holding the lock.
     private func isReady(_ g: Int) -> Bool {
         if prepared.contains(g) && rests[g] == nil { return false }
         if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
@@ -220,7 +222,7 @@ final class EncodeSchedule: @unchecked Sendable {
 }
 
 /// The last picture of each group, made while the group is encoded, kept for the group
-/// after it, which compares its first frame with it (``SceneEncoder/encodeGroup(_:scene:settling:carry:handoff:)``).
+/// after it, which compares its first frame with it (``SceneEncoder/encodeGroup(_:scene:settling:carry:follow:handoff:leaves:)``).
 /// A picture is taken once; at most `capacity` are kept, the earliest frames' dropped first
 /// (those whose next group started before they were made, and made its own), so memory stays
 /// flat in the frame count. Whether a picture is found changes the time taken, never a byte:
