@@ -190,11 +190,12 @@ struct SceneEncoder: Sendable {
     }
 
     /// Where frames are cleared, what a group of slow frames takes from the moving group before
-    /// it (``followers(_:targets:carries:)``): that group's palette, and the colour
-    /// (``RGBA/word``, 0 where none is known) its frames left at each pixel.
+    /// it (``followers(_:targets:carries:)``): that group's palette, and the index its frames
+    /// left at each pixel (``ShownIndices/indices``), which stand for the same colours where the
+    /// follower takes the palette.
     struct Follow: Sendable {
         let palette: [RGBA]
-        let left: [UInt32]
+        let shown: [Int16]
     }
 
     /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
@@ -396,27 +397,27 @@ struct SceneEncoder: Sendable {
     /// ``coverageSlack`` of them lie within ``coveredDistance`` (squared, in Oklab, whatever the
     /// dither) of an entry.
     static func covers(_ palette: [RGBA], sample: [UInt8]) -> Bool {
+        var far = 0
+        forEachNearestDistance(palette, sample) { if $0 > coveredDistance { far += 1 } }
+        return far * coverageSlack <= sample.count / 4
+    }
+
+    /// `body` with the squared distance (in Oklab, ``ChannelWeights/rgb``, whatever the dither)
+    /// from each sampled pixel (`sample`, bytes r, g, b, a) to its nearest entry of `palette`.
+    static func forEachNearestDistance(_ palette: [RGBA], _ sample: [UInt8], _ body: (Int32) -> Void) {
         let mapper = ColorMapper(palette: palette, space: .oklab)
         let points = mapper.points
-        let count = sample.count / 4
-        var far = 0
-        for i in 0..<count {
+        for i in 0..<(sample.count / 4) {
             let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
-            if ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p) > coveredDistance { far += 1 }
+            body(ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p))
         }
-        return far * coverageSlack <= count
     }
 
     /// The summed squared distance (in Oklab, ``ChannelWeights/rgb``) from each sampled pixel
     /// (`sample`, bytes r, g, b, a) to its nearest entry of `palette`.
     static func sampleError(_ palette: [RGBA], _ sample: [UInt8]) -> Int {
-        let mapper = ColorMapper(palette: palette, space: .oklab)
-        let points = mapper.points
         var total = 0
-        for i in 0..<(sample.count / 4) {
-            let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
-            total += Int(ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p))
-        }
+        forEachNearestDistance(palette, sample) { total += Int($0) }
         return total
     }
 
@@ -564,10 +565,7 @@ struct SceneEncoder: Sendable {
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
         // Where the frame takes a hold's palette whole (below).
         var takesHold = false
-        if let follow {
-            reserved = follow.palette
-            takesHold = true
-        } else if keyed, restRedraws || carry != nil {
+        if keyed, restRedraws || carry != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
@@ -730,19 +728,14 @@ struct SceneEncoder: Sendable {
         // A group that follows another takes that group's palette only where it serves the
         // group's sampled pixels about as well as a palette of its own would.
         var designed: (palette: [RGBA], exact: Bool)?
-        if takesHold, follow != nil {
-            let before = reserved
-            takesHold = false
-            reserved = overlayReservations
-            if !sparse.sample.isEmpty {
-                let own = design(sparse)
+        if let follow, !sparse.sample.isEmpty {
+            let own = design(sparse)
+            if !own.exact && SceneEncoder.sampleError(follow.palette, sparse.sample) * 100
+                <= SceneEncoder.sampleError(own.palette, sparse.sample) * SceneEncoder.followErrorPercent {
+                takesHold = true
+                reserved = follow.palette
+            } else {
                 designed = own
-                if !own.exact && SceneEncoder.sampleError(before, sparse.sample) * 100
-                    <= SceneEncoder.sampleError(own.palette, sparse.sample) * SceneEncoder.followErrorPercent {
-                    takesHold = true
-                    reserved = before
-                    designed = nil
-                }
             }
         } else if takesHold && !SceneEncoder.covers(reserved, sample: sparse.sample) {
             takesHold = false
@@ -777,21 +770,24 @@ struct SceneEncoder: Sendable {
         // thousands (and so do the held colours of a transparent background, translated by entry
         // below).
         if let rest = settling?.rest, !settled.isEmpty {
-            var translate = [UInt8](repeating: 0, count: 256)
-            for (e, c) in rest.palette.enumerated() {
-                if let position = palette.firstIndex(of: c) { translate[e] = UInt8(position) }
-            }
-            for s in settled { indices[s.region] = translate[Int(s.restIndex)] }
+            let translate = SceneEncoder.positions(of: rest.palette, in: palette)
+            for s in settled where translate[Int(s.restIndex)] >= 0 { indices[s.region] = UInt8(translate[Int(s.restIndex)]) }
         }
         if !keptColors.pixels.isEmpty {
-            var position: [RGBA: Int] = [:]
-            for (e, c) in palette.enumerated().reversed() { position[c] = e }
-            let translate = keptColors.entryColors.map { position[$0] ?? -1 }
+            let translate = SceneEncoder.positions(of: keptColors.entryColors, in: palette)
             for kept in keptColors.pixels where translate[kept.entry] >= 0 {
                 indices[kept.region] = UInt8(translate[kept.entry])
             }
         }
         return scene(regionX: regionX, regionWidth: regionWidth, indices: indices, mapper: mapper)
+    }
+
+    /// Each of `colors`' position in `palette` (its first), or -1 where `palette` lacks it: a
+    /// table that moves pixels kept by another palette's entry to this palette's.
+    static func positions(of colors: [RGBA], in palette: [RGBA]) -> [Int] {
+        var position: [RGBA: Int] = [:]
+        for (e, c) in palette.enumerated().reversed() { position[c] = e }
+        return colors.map { position[$0] ?? -1 }
     }
 
     /// The overlay colours reserved in every palette (each once; see ``reservations(_:colors:)``).
@@ -1015,9 +1011,7 @@ struct SceneEncoder: Sendable {
         // colours that one left.
         var shown = redraws && (group.frames.count > 1 || leaves != nil || follow != nil) && dither != .diffusion
             ? ShownIndices(width: plan.width, height: plan.height) : nil
-        if let follow, let pictureBefore, scene.palette == follow.palette {
-            shown?.seed(follow.left, palette: scene.palette, picture: pictureBefore)
-        }
+        if let follow, let pictureBefore, scene.palette == follow.palette { shown?.seed(follow.shown, picture: pictureBefore) }
         // With `leaves`, the group after waits for what this one leaves: every frame is composed
         // before any is LZW-encoded (a group where frames are cleared holds at most
         // ``clearedGroupFrames``).
@@ -1041,7 +1035,7 @@ struct SceneEncoder: Sendable {
             }
         }
         if let leaves {
-            leaves(Follow(palette: scene.palette, left: shown?.colors(palette: scene.palette, rows: plan.layer.height) ?? []))
+            leaves(Follow(palette: scene.palette, shown: shown?.indices ?? []))
             results = composed.map(encode)
         }
         return results

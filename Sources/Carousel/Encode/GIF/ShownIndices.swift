@@ -22,23 +22,15 @@ struct ShownIndices {
         shown = [Int16](repeating: -1, count: width * height)
     }
 
-    /// Starts from the colours (``RGBA/word``, 0 for none) that the group before left on
-    /// screen after showing `picture`, where `palette` has them.
-    mutating func seed(_ left: [UInt32], palette: [RGBA], picture: FramePicture) {
-        var position: [UInt32: Int16] = [:]
-        for (e, c) in palette.enumerated().reversed() { position[c.word] = Int16(e) }
-        for p in left.indices where left[p] != 0 { shown[p] = position[left[p]] ?? -1 }
+    /// Starts from the indices the group before left (``indices``) after showing `picture`,
+    /// where this group has the same palette.
+    mutating func seed(_ indices: [Int16], picture: FramePicture) {
+        if indices.count == shown.count { shown = indices }
         before = picture
     }
 
-    /// The colour (``RGBA/word``) of each pixel of the top `rows` rows as the group's frames
-    /// left it, with entries of `palette`; 0 where none is known.
-    func colors(palette: [RGBA], rows: Int) -> [UInt32] {
-        (0..<(rows * width)).map { p in
-            let index = Int(shown[p])
-            return index >= 0 && index < palette.count ? palette[index].word : 0
-        }
-    }
+    /// Each pixel's index as last drawn by the group's frames, or -1 where none drew it.
+    var indices: [Int16] { shown }
 
     /// `frame` (drawn at `left`, `top`, showing `picture`) with each drawn pixel that shows
     /// the same colour as in the group's frame before, and that the group drew, taking the
