@@ -353,8 +353,11 @@ struct QuantizerTests {
     }
 
     /// Ordered dithering in Oklab reads a layer's plane where it has one, to the same
-    /// indices as converting each colour: a window of the strip, and a crop at its place.
-    @Test func orderedInOklabReadsThePlaneAlike() {
+    /// indices as converting each colour: a window of the strip, and a crop at its place,
+    /// with every pixel dithered and with some left undithered (a miss of an undithered
+    /// colour then takes its point from the plane, in a call of its own).
+    @Test(arguments: [false, true])
+    func orderedInOklabReadsThePlaneAlike(_ masked: Bool) {
         var strip = RGBAImage(width: 90, height: 12)
         for y in 0..<12 {
             for x in 0..<90 { strip[x, y] = RGBA(r: UInt8(x * 2), g: UInt8(100 + y * 3), b: UInt8(200 - x)) }
@@ -366,17 +369,28 @@ struct QuantizerTests {
         let plane = OklabPlane(strip)
         let mapper = ColorMapper(palette: palette, weights: .perceptual, space: .oklab)
         let columns = 17..<71
+        // Two pixels in five left undithered, in runs along a row.
+        let undithered = masked ? (0..<(columns.count * 12)).map { $0 % 5 < 2 } : nil
         let plain = Quantizer.map(strip, columns: columns, height: 12, mapper: mapper, dither: .ordered, transparentIndex: nil,
-                                  originX: 17, only: nil, undithered: nil)
+                                  originX: 17, only: nil, undithered: undithered)
         let planar = Quantizer.map(strip, columns: columns, height: 12,
                                    mapper: ColorMapper(palette: palette, weights: .perceptual, space: .oklab),
-                                   dither: .ordered, transparentIndex: nil, originX: 17, only: nil, undithered: nil, plane: plane)
+                                   dither: .ordered, transparentIndex: nil, originX: 17, only: nil, undithered: undithered,
+                                   plane: plane)
         #expect(plain == planar)
         let crop = strip.cropped(x: 17, width: columns.count, height: 12)
         let cropped = Quantizer.map(crop, mapper: ColorMapper(palette: palette, weights: .perceptual, space: .oklab),
-                                    dither: .ordered, transparentIndex: nil, originX: 17, only: nil, plane: plane, planeX: 17)
+                                    dither: .ordered, transparentIndex: nil, originX: 17, only: nil, undithered: undithered,
+                                    plane: plane, planeX: 17)
         #expect(cropped == plain)
         #expect(Set(plain).count > 4, "the ramp is dithered over several entries")
+        if let undithered {
+            // The undithered pixels take their nearest entry.
+            for (i, flag) in undithered.enumerated() where flag {
+                let c = strip[17 + i % columns.count, i / columns.count]
+                #expect(plain[i] == mapper.nearest(Int32(c.r), Int32(c.g), Int32(c.b)), "pixel \(i)")
+            }
+        }
     }
 
     /// Median cut with the bins kept in three orders gives the palette of the plain

@@ -55,6 +55,12 @@ enum GIFLZW {
     /// `bench/render-cpu.py` (medians of wall and CPU time): gradients 0.668 and 1.278 s before,
     /// 0.645 and 1.228 s after; sample banners 0.114 and 0.196 s, 0.110 and 0.188 s; photos
     /// 0.289 and 0.528 s, 0.290 and 0.535 s.
+    ///
+    /// The two tables' tests take one branch between them, the table chosen by a select: in
+    /// texture a pixel repeats either neighbour unpredictably, and each test was a branch the
+    /// processor mispredicted. With the same bytes, `bench/lzw-time.swift` (passes 4 and 5) went
+    /// from 6.24–6.27 to 5.89–5.91 ns a pixel on the photographs' GIF, 3.35–3.37 to 3.24–3.26
+    /// on the gradients' and 3.19–3.23 to 3.12 on the sample banners'.
     static func compress(_ indices: UnsafeBufferPointer<UInt8>, minimumCodeSize: Int,
                          block: (UnsafeBufferPointer<UInt8>) -> Void) {
         // The dictionary, (prefix code << 8 | pixel) to code by open addressing in 16384 slots
@@ -144,16 +150,16 @@ enum GIFLZW {
         while i < indices.count {
             let pixel = Int(indices[i])
             i &+= 1
-            if pixel == last {
-                // `current` ends in `pixel`: its child by `pixel` is in `repeated` or nowhere.
-                extend(pixel, in: repeated)
-                continue
-            }
+            // `current` ends in `last`: where `pixel` repeats it, the child by `pixel` is in
+            // `repeated` or nowhere. A code above `end` was made by the compressor, so its string
+            // has at least two pixels and ends in the pixel before the one read: where `pixel`
+            // repeats the one before that (at i - 3), the child is in `alternate` or nowhere.
+            // One branch for both, the table chosen by a select.
+            let same = pixel == last
+            let two = current > end && Int(indices[i &- 3]) == pixel
             last = pixel
-            // A code above `end` was made by the compressor, so its string has at least two
-            // pixels and ends in the pixel before the one read: the one before that is at i - 3.
-            if current > end && Int(indices[i &- 3]) == pixel {
-                extend(pixel, in: alternate)
+            if same || two {
+                extend(pixel, in: same ? repeated : alternate)
                 continue
             }
             let key = current << 8 | pixel
