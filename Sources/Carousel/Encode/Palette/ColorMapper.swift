@@ -28,9 +28,10 @@
 /// padded to a multiple of 8 with entries farther than any colour, so a lookup is one
 /// branch-free loop without a remainder, which the compiler vectorizes.
 ///
-/// A list's channels are stored in blocks of 8 entries (8 reds, 8 greens, 8 blues), and a
-/// cell's place and length in one word, so a lookup touches two or three cache lines where
-/// separate arrays of reds, greens and blues, starts and lengths touched five or more. A
+/// A list's channels are stored in blocks of 8 entries (8 reds, 8 greens, 8 blues; now their
+/// indices too, below), and a cell's place and length in one word, so a lookup touched two or
+/// three cache lines where separate arrays of reds, greens and blues, starts and lengths
+/// touched five or more. A
 /// photograph's render looks up millions of colours (5.4 million on the benchmark's photos,
 /// 13 listed entries each on average), nearly all in cells met before. With the same bytes,
 /// the render's CPU time (four alternating runs of `bench/render-cpu.py`) went from
@@ -43,7 +44,9 @@
 /// entries is read after the search, a load that waited on it. With the same bytes, `perf stat
 /// -r 8` of the benchmark's renders (task-clock, two alternating rounds): the photos 502 and
 /// 504 ms against 495 and 492 ms, the gradients 1004 and 992 ms against 950 and 982 ms, the
-/// sample banners 173 and 173 ms against 170 and 166 ms.
+/// sample banners 173 and 173 ms against 170 and 166 ms (with the changes beside it, the
+/// sample banners and the gradients came out within the noise: docs/behaviour.md, *Fewer
+/// loads and branches to wait on*).
 ///
 /// `nearest` fills its lists as it goes, so one mapper serves one thread at a time
 /// (it is not `Sendable`); `PaletteSearch` gives the same answers and may be shared.
