@@ -249,8 +249,7 @@ import Testing
         options.script = try Script(parsing: "hold 0.2; drag -50 2; release; hold 0.4")
         let plan = try Carousel(images: CarouselRenderTests.busyItems(3, width: 300, height: 24), options: options).plan().binaryAlpha()
         let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
-        let followers = encoder.followers(encoder.groups, targets: encoder.settlingTargets(encoder.groups),
-                                          carries: encoder.carrySources(encoder.groups))
+        let followers = encoder.followerGroups
         try #require(!followers.isEmpty, "groups follow the groups before them")
         return plan
     }
@@ -354,5 +353,13 @@ import Testing
                 try Self.gif(plan, cores: cores, sink: FullDisk(budget: whole.data.count / 2))
             }
         }
+    }
+}
+
+extension SceneEncoder {
+    /// The groups that follow the group before them, as an encode finds them
+    /// (``followers(_:targets:carries:)`` with the groups' settling targets and carry sources).
+    var followerGroups: Set<Int> {
+        followers(groups, targets: settlingTargets(groups), carries: carrySources(groups))
     }
 }

@@ -582,8 +582,7 @@ struct CarouselRenderTests {
         let plan = carousel.plan().binaryAlpha()
         let encoder = SceneEncoder(plan: plan, colors: options.colors, dither: options.dither)
         let canvas = try #require(encoder.canvas)
-        let followers = encoder.followers(encoder.groups, targets: encoder.settlingTargets(encoder.groups),
-                                          carries: encoder.carrySources(encoder.groups))
+        let followers = encoder.followerGroups
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         try #require(gif.palettes.count == plan.frames.count, "a GIF frame for each planned frame")
         let shown = Self.timelineFrames(gif, fps: options.fps)

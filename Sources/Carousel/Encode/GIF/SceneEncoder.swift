@@ -398,26 +398,31 @@ struct SceneEncoder: Sendable {
     /// dither) of an entry.
     static func covers(_ palette: [RGBA], sample: [UInt8]) -> Bool {
         var far = 0
-        forEachNearestDistance(palette, sample) { if $0 > coveredDistance { far += 1 } }
+        forEachNearestDistance(palette, samplePoints(sample)) { if $0 > coveredDistance { far += 1 } }
         return far * coverageSlack <= sample.count / 4
     }
 
-    /// `body` with the squared distance (in Oklab, ``ChannelWeights/rgb``, whatever the dither)
-    /// from each sampled pixel (`sample`, bytes r, g, b, a) to its nearest entry of `palette`.
-    static func forEachNearestDistance(_ palette: [RGBA], _ sample: [UInt8], _ body: (Int32) -> Void) {
-        let mapper = ColorMapper(palette: palette, space: .oklab)
-        let points = mapper.points
-        for i in 0..<(sample.count / 4) {
-            let p = Oklab.point(Int32(sample[4 * i]), Int32(sample[4 * i + 1]), Int32(sample[4 * i + 2]))
-            body(ChannelWeights.rgb.distance(points[Int(mapper.nearest(point: p))], p))
+    /// The Oklab points of the sampled pixels (`sample`, bytes r, g, b, a).
+    static func samplePoints(_ sample: [UInt8]) -> [(Int32, Int32, Int32)] {
+        (0..<(sample.count / 4)).map { (i: Int) -> (Int32, Int32, Int32) in
+            let r = Int32(sample[4 * i]), g = Int32(sample[4 * i + 1]), b = Int32(sample[4 * i + 2])
+            return Oklab.point(r, g, b)
         }
     }
 
-    /// The summed squared distance (in Oklab, ``ChannelWeights/rgb``) from each sampled pixel
-    /// (`sample`, bytes r, g, b, a) to its nearest entry of `palette`.
-    static func sampleError(_ palette: [RGBA], _ sample: [UInt8]) -> Int {
+    /// `body` with the squared distance (in Oklab, ``ChannelWeights/rgb``, whatever the dither)
+    /// from each of `points` (``samplePoints(_:)``) to its nearest entry of `palette`.
+    static func forEachNearestDistance(_ palette: [RGBA], _ points: [(Int32, Int32, Int32)], _ body: (Int32) -> Void) {
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let entries = mapper.points
+        for p in points { body(ChannelWeights.rgb.distance(entries[Int(mapper.nearest(point: p))], p)) }
+    }
+
+    /// The summed squared distance (in Oklab, ``ChannelWeights/rgb``) from each of `points`
+    /// (``samplePoints(_:)``) to its nearest entry of `palette`.
+    static func sampleError(_ palette: [RGBA], _ points: [(Int32, Int32, Int32)]) -> Int {
         var total = 0
-        forEachNearestDistance(palette, sample) { total += Int($0) }
+        forEachNearestDistance(palette, points) { total += Int($0) }
         return total
     }
 
@@ -563,8 +568,9 @@ struct SceneEncoder: Sendable {
         let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
         let restFrame = move.upperBound
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
-        // Where the frame takes a hold's palette whole (below).
-        var takesHold = false
+        // Where the frame takes a palette whole: a hold's (below), or the group before's where it
+        // follows that group.
+        var takesWhole = false
         if keyed, restRedraws || carry != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
@@ -579,7 +585,7 @@ struct SceneEncoder: Sendable {
                     reserved.append(c)
                     have.insert(c)
                 }
-                takesHold = true
+                takesWhole = true
             }
         } else if let settling {
             let rest = settling.rest
@@ -709,9 +715,9 @@ struct SceneEncoder: Sendable {
             return (sample, counts, coarse)
         }
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
-            // A hold's palette taken whole leaves nothing to design (the designer would design
-            // one entry in place of the last reserved colour).
-            if takesHold { return (reserved, false) }
+            // A palette taken whole leaves nothing to design (the designer would design one
+            // entry in place of the last reserved colour).
+            if takesWhole { return (reserved, false) }
             return PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
                             space: dither.space)
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
@@ -729,16 +735,16 @@ struct SceneEncoder: Sendable {
         // group's sampled pixels about as well as a palette of its own would.
         var designed: (palette: [RGBA], exact: Bool)?
         if let follow, !sparse.sample.isEmpty {
-            let own = design(sparse)
-            if !own.exact && SceneEncoder.sampleError(follow.palette, sparse.sample) * 100
-                <= SceneEncoder.sampleError(own.palette, sparse.sample) * SceneEncoder.followErrorPercent {
-                takesHold = true
+            let own = design(sparse), points = SceneEncoder.samplePoints(sparse.sample)
+            if !own.exact && SceneEncoder.sampleError(follow.palette, points) * 100
+                <= SceneEncoder.sampleError(own.palette, points) * SceneEncoder.followErrorPercent {
+                takesWhole = true
                 reserved = follow.palette
             } else {
                 designed = own
             }
-        } else if takesHold && !SceneEncoder.covers(reserved, sample: sparse.sample) {
-            takesHold = false
+        } else if takesWhole && !SceneEncoder.covers(reserved, sample: sparse.sample) {
+            takesWhole = false
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: carry, picture: picture,
                                                               limit: SceneEncoder.heldColors(maxColors))

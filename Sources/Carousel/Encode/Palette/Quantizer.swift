@@ -461,7 +461,7 @@ public struct Quantizer: Sendable {
                               points: UnsafeBufferPointer<(Int32, Int32, Int32)>, at plane: UnsafePointer<UInt32>?) -> UInt64 {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
         let target = plane.map { OklabPlane.unpack($0[0]) } ?? mapper.point(r, g, b)
-        guard key >> 24 == 0 else { return UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: target)) &* 0x0101_0101) }
+        guard key >> 24 == 0 else { return nearestFourTimes(key, target, mapper: mapper) }
         // The mixes by point, only where the points come from the plane.
         let byPoint = plane == nil ? nil : byPoint
         // The mix of the packed point `point` from `byPoint`, if it is there.
@@ -511,7 +511,14 @@ public struct Quantizer: Sendable {
     /// it saves and restores fewer registers (docs/behaviour.md, *Fewer loads and branches to wait on*).
     @inline(never)
     private static func plainEntry(_ key: UInt32, point: UInt32, mapper: ColorMapper) -> UInt64 {
-        UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: OklabPlane.unpack(point))) &* 0x0101_0101)
+        nearestFourTimes(key, OklabPlane.unpack(point), mapper: mapper)
+    }
+
+    /// The cache entry of an undithered colour `key` at `point` (in the mapper's space): the key
+    /// above its nearest entry four times.
+    @inline(__always)
+    private static func nearestFourTimes(_ key: UInt32, _ point: (Int32, Int32, Int32), mapper: ColorMapper) -> UInt64 {
+        UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: point)) &* 0x0101_0101)
     }
 
     /// The slots of the mixes by point in
