@@ -93,6 +93,31 @@ public struct DecodedGIF {
     }
 }
 
+extension DecodedGIF {
+    /// What a viewer sees at each timeline frame of an animation at `fps`, frame `i` lasting
+    /// ``FrameInfo/delay(frame:fps:)``: the decoded image shown when it starts.
+    public func timelineFrames(fps: Int) -> [RGBAImage] {
+        var out: [RGBAImage] = []
+        var shown = 0, elapsed = 0
+        for (frame, delay) in zip(frames, delays) {
+            elapsed += delay
+            while FrameInfo.delay(frame: out.count, fps: fps) + shown <= elapsed {
+                shown += FrameInfo.delay(frame: out.count, fps: fps)
+                out.append(frame)
+            }
+        }
+        return out
+    }
+
+    /// How many pixels `shown` (a decoded image) has transparent where `exact` has alpha 128
+    /// or more, or opaque where it has less: a GIF's pixel is transparent or opaque, and
+    /// carousel's GIF shows alpha below 128 as transparent.
+    public static func transparencyMismatches(_ exact: RGBAImage, _ shown: RGBAImage) -> Int {
+        precondition(exact.width == shown.width && exact.height == shown.height, "images of different sizes")
+        return stride(from: 3, to: exact.pixels.count, by: 4).count { (exact.pixels[$0] < 128) != (shown.pixels[$0] == 0) }
+    }
+}
+
 private final class ByteSource {
     let bytes: [UInt8]
     var offset = 0

@@ -177,7 +177,7 @@ import Testing
             let plan = carousel.plan()
             let moves = plan.scenes.filter(\.isMoving)
             let move = try #require(moves.first)
-            let shown = CarouselRenderTests.timelineFrames(try DecodedGIF([UInt8](carousel.gifData())), fps: options.fps)
+            let shown = try DecodedGIF([UInt8](carousel.gifData())).timelineFrames(fps: options.fps)
             var stripeColours = Set<RGBA>()
             for y in 0..<256 { stripeColours.insert(still[0, y]) }
             var sum = 0.0, pixels = 0

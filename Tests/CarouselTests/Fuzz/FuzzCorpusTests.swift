@@ -1,4 +1,5 @@
-import Carousel
+@testable import Carousel
+import CarouselTestSupport
 import Foundation
 import Testing
 
@@ -64,6 +65,35 @@ struct FuzzCorpusTests {
                 #expect(!seedShouldLoad, "seed \(url.lastPathComponent): \(error)")
                 #expect("\(error)".hasPrefix(url.lastPathComponent))
             }
+        }
+    }
+
+    /// The encoder fuzzer's seeds and crashers (`FuzzRender`): each renders, or is refused
+    /// with a one-line error (a seed must render). A GIF decodes with giflib at the
+    /// carousel's size, shows one image for each timeline frame, and each shows exactly the
+    /// pixels its timeline frame has opaque (alpha 128 or more) and no others, which is what
+    /// the disposal and clearing of a transparent background must get right.
+    @Test func encodeSeedsAndRegressionsRender() throws {
+        let files = Self.files("encode")
+        #expect(files.count >= 8)
+        for url in files {
+            let bytes = [UInt8](try Data(contentsOf: url)), name = url.lastPathComponent
+            let rendered: (carousel: Carousel, format: OutputFormat, data: Data)
+            do {
+                rendered = try FuzzRender.render(bytes)
+            } catch {
+                #expect(!url.path.contains("/Seeds/"), "seed \(name): \(error)")
+                #expect(!"\(error)".contains("\n"), "\(name)")
+                continue
+            }
+            guard rendered.format == .gif else {
+                #expect(!rendered.data.isEmpty, "\(name)")
+                continue
+            }
+            let carousel = rendered.carousel
+            let gif = try DecodedGIF([UInt8](rendered.data))
+            #expect(gif.width == carousel.width && gif.height == carousel.height, "\(name)")
+            CarouselRenderTests.expectTransparency(gif, carousel, fps: carousel.options.fps)
         }
     }
 }

@@ -253,20 +253,6 @@ struct CarouselRenderTests {
         }
     }
 
-    /// The GIF's frames expanded to timeline frames by their delays.
-    static func timelineFrames(_ gif: DecodedGIF, fps: Int) -> [RGBAImage] {
-        var out: [RGBAImage] = []
-        var shown = 0, elapsed = 0
-        for (frame, delay) in zip(gif.frames, gif.delays) {
-            elapsed += delay
-            while FrameInfo.delay(frame: out.count, fps: fps) + shown <= elapsed {
-                shown += FrameInfo.delay(frame: out.count, fps: fps)
-                out.append(frame)
-            }
-        }
-        return out
-    }
-
     /// No shimmer: a pixel that does not change between two exact frames does not change
     /// between the two decoded GIF frames, with a lossy palette and with every dither.
     @Test(arguments: Dither.allCases)
@@ -282,7 +268,7 @@ struct CarouselRenderTests {
         options.spacing = 6
         options.script = try Script(parsing: "autoplay; prev; goto 3")
         let carousel = try Carousel(images: Self.busyItems(4), options: options)
-        let shown = Self.timelineFrames(try DecodedGIF([UInt8](carousel.gifData())), fps: 10)
+        let shown = try DecodedGIF([UInt8](carousel.gifData())).timelineFrames(fps: 10)
         try #require(shown.count == carousel.frameCount)
         let (changes, checked) = Self.stillPixelChanges(shown, carousel)
         for (i, n) in changes.enumerated() { #expect(n == 0, "timeline frame \(i): \(n) unchanged pixels change on screen") }
@@ -326,7 +312,7 @@ struct CarouselRenderTests {
             return image
         }
         let carousel = try Carousel(images: items, options: options)
-        let shown = Self.timelineFrames(try DecodedGIF([UInt8](carousel.gifData())), fps: 10)
+        let shown = try DecodedGIF([UInt8](carousel.gifData())).timelineFrames(fps: 10)
         try #require(shown.count == carousel.frameCount)
         /// The colours shown, by row and exact colour, at the pixels of frame `i` inside a block
         /// (both side neighbours of the same exact colour) that `fresh` keeps.
@@ -462,6 +448,27 @@ struct CarouselRenderTests {
         Self.expectTransparency(gif, carousel, fps: 10)
     }
 
+    /// Nothing opaque at all (items whose every pixel has alpha below 128, on a transparent
+    /// background): the GIF is transparent everywhere. The palette designed for no opaque
+    /// pixel is empty, and the mapper stands a black entry in for it; the transparent entry
+    /// must come after that entry in the mapping as in the colour table, where it once came
+    /// before it, and the GIF showed every pixel black (found by `scripts/fuzz encode`).
+    @Test(arguments: Dither.allCases)
+    func transparentBackgroundWithNothingOpaqueStaysTransparent(_ dither: Dither) throws {
+        for count in [1, 2] {
+            var options = Self.transparentOptions(width: 11, height: 27, itemWidth: 11, spacing: 3)
+            options.dither = dither
+            options.hold = 0.3
+            options.dots.placement = .none
+            let items = (0..<count).map { k in RGBAImage(width: 30, height: 12, fill: RGBA(r: 200, g: 10, b: 10, a: k == 0 ? 0 : 100)) }
+            let carousel = try Carousel(images: items, options: options)
+            let gif = try DecodedGIF([UInt8](try carousel.gifData()))
+            #expect(gif.frames.allSatisfy { frame in stride(from: 3, to: frame.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == 0 } },
+                    "\(count) items, \(dither)")
+            Self.expectTransparency(gif, carousel, fps: 10)
+        }
+    }
+
     /// On a transparent background where frames are cleared, every frame draws again what
     /// it shows of the cleared rectangle, in a move's groups of two frames too (the second
     /// draws again pixels the first showed unchanged, some of which the first did not show):
@@ -585,7 +592,7 @@ struct CarouselRenderTests {
         let followers = encoder.followerGroups
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         try #require(gif.palettes.count == plan.frames.count, "a GIF frame for each planned frame")
-        let shown = Self.timelineFrames(gif, fps: options.fps)
+        let shown = gif.timelineFrames(fps: options.fps)
         var checked = 0
         for g in followers {
             // The group before's last frame, drawn after a clear: it drew every opaque pixel of its rectangle.
@@ -668,7 +675,7 @@ struct CarouselRenderTests {
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.disposals.filter { $0 == 2 }.count >= 4, "frames are cleared", sourceLocation: sourceLocation)
         expectTransparency(gif, carousel, fps: fps, sourceLocation: sourceLocation)
-        let shown = timelineFrames(gif, fps: fps)
+        let shown = gif.timelineFrames(fps: fps)
         try #require(shown.count == carousel.frameCount, sourceLocation: sourceLocation)
         return shown
     }
@@ -677,14 +684,10 @@ struct CarouselRenderTests {
     /// where the exact frame's alpha is below 128.
     static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int,
                                    sourceLocation: SourceLocation = #_sourceLocation) {
-        let shown = timelineFrames(gif, fps: fps)
+        let shown = gif.timelineFrames(fps: fps)
         #expect(shown.count == carousel.frameCount, sourceLocation: sourceLocation)
         for i in 0..<min(shown.count, carousel.frameCount) {
-            let exact = carousel.frame(index: i)
-            var wrong = 0
-            for y in 0..<exact.height {
-                for x in 0..<exact.width where (exact[x, y].a < 128) != (shown[i][x, y].a == 0) { wrong += 1 }
-            }
+            let wrong = DecodedGIF.transparencyMismatches(carousel.frame(index: i), shown[i])
             #expect(wrong == 0, "timeline frame \(i): \(wrong) pixels transparent in one and not the other",
                     sourceLocation: sourceLocation)
         }
@@ -709,7 +712,7 @@ struct CarouselRenderTests {
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.disposals.allSatisfy { $0 == 1 }, "nothing is cleared")
         #expect(gif.rects.dropFirst().contains { $0.width * $0.height < gif.width * gif.height }, "changed rectangles")
-        let shown = Self.timelineFrames(gif, fps: 10)
+        let shown = gif.timelineFrames(fps: 10)
         try #require(shown.count == carousel.frameCount)
         for i in 0..<carousel.frameCount {
             let exact = carousel.frame(index: i)
@@ -778,7 +781,7 @@ struct CarouselRenderTests {
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.disposals.allSatisfy { $0 == 1 }, "nothing is cleared")
         Self.expectTransparency(gif, carousel, fps: 10)
-        let shown = Self.timelineFrames(gif, fps: 10)
+        let shown = gif.timelineFrames(fps: 10)
         try #require(shown.count == carousel.frameCount)
         let (changes, checked) = Self.stillPixelChanges(shown, carousel)
         for (i, n) in changes.enumerated() { #expect(n == 0, "timeline frame \(i): \(n) unchanged pixels change on screen") }

@@ -769,7 +769,7 @@ struct SceneEncoder: Sendable {
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         var indices = Quantizer.map(plan.layer, columns: regionX..<(regionX + regionWidth), height: layerHeight,
                                     mapper: mapper, dither: exact ? .none : dither,
-                                    transparentIndex: keyed ? palette.count : nil,
+                                    transparentIndex: keyed ? mapper.palette.count : nil,
                                     originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows,
                                     runSlack: SceneEncoder.orderedRunSlack)
         // A table by the rest's entries: a settling render's pixels number in the hundreds of
@@ -861,7 +861,7 @@ struct SceneEncoder: Sendable {
             .design(designInput, reserved: overlayReservations, counts: counts)
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither,
-                                    transparentIndex: keyed ? palette.count : nil,
+                                    transparentIndex: keyed ? mapper.palette.count : nil,
                                     runSlack: moving && !exact ? SceneEncoder.moveRunSlack : 0, originX: regionX,
                                     only: nil, undithered: undithered(x: regionX, width: regionWidth),
                                     plane: plane, planeX: regionX)
