@@ -5,7 +5,9 @@ import Foundation
 /// read or write out of bounds, or leak. An APNG must start with PNG's signature and a WebP
 /// with its RIFF header. A GIF must decode with giflib (the suite's `DecodedGIF`, compiled
 /// in by `scripts/fuzz`) at the carousel's size, show an image at every timeline frame,
-/// and show exactly the pixels the frame has opaque (alpha 128 or more).
+/// and show exactly the pixels the frame has opaque (alpha 128 or more). One frame, chosen
+/// by the last byte, goes through `carousel frames`' PNG writer and back through libpng,
+/// and must come back pixel for pixel.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEncode(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let rendered: (carousel: Carousel, format: OutputFormat, data: Data)
@@ -16,6 +18,13 @@ public func fuzzEncode(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         return 0
     }
     let (carousel, data) = (rendered.carousel, rendered.data)
+    let frame = carousel.frame(index: (count > 0 ? Int(bytes[count - 1]) : 0) % carousel.frameCount)
+    do {
+        let back = try PNGCodec.decode(try PNGWriter.encodeQuickly(frame), name: "frame.png")
+        precondition(back == frame, "a frame's PNG does not decode to the frame")
+    } catch {
+        preconditionFailure("a frame's PNG: \(error)")
+    }
     switch rendered.format {
     case .apng:
         precondition(data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "an APNG without PNG's signature")

@@ -72,7 +72,8 @@ struct FuzzCorpusTests {
     /// with a one-line error (a seed must render). A GIF decodes with giflib at the
     /// carousel's size, shows one image for each timeline frame, and each shows exactly the
     /// pixels its timeline frame has opaque (alpha 128 or more) and no others, which is what
-    /// the disposal and clearing of a transparent background must get right.
+    /// the disposal and clearing of a transparent background must get right. The frame the
+    /// last byte chooses comes back from `carousel frames`' PNG writer through libpng.
     @Test func encodeSeedsAndRegressionsRender() throws {
         let files = Self.files("encode")
         #expect(files.count >= 8)
@@ -86,11 +87,13 @@ struct FuzzCorpusTests {
                 #expect(!"\(error)".contains("\n"), "\(name)")
                 continue
             }
+            let carousel = rendered.carousel
+            let frame = carousel.frame(index: Int(bytes.last ?? 0) % carousel.frameCount)
+            #expect(try PNGCodec.decode(try PNGWriter.encodeQuickly(frame), name: name) == frame, "\(name)")
             guard rendered.format == .gif else {
                 #expect(!rendered.data.isEmpty, "\(name)")
                 continue
             }
-            let carousel = rendered.carousel
             let gif = try DecodedGIF([UInt8](rendered.data))
             #expect(gif.width == carousel.width && gif.height == carousel.height, "\(name)")
             CarouselRenderTests.expectTransparency(gif, carousel, fps: carousel.options.fps)
