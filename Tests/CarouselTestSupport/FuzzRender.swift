@@ -1,37 +1,38 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+import Carousel
 import Foundation
-#endif
 
 /// The render a fuzzer's input stands for: small images, options and a script read from
 /// raw bytes, rendered to a GIF (or an APNG or a WebP) in memory.
 ///
-/// `Fuzz/Targets/encode.swift` runs it under AddressSanitizer, and the suite replays the
-/// seeds and every crasher through it (`FuzzCorpusTests`). The bytes choose among values
+/// `Fuzz/Targets/encode.swift` runs it under AddressSanitizer (`scripts/fuzz` compiles this
+/// file in), and the suite replays the seeds and every crasher through it (`FuzzCorpusTests`). The bytes choose among values
 /// an encoder finds hard: images of a pixel or a few, one colour or noise, gradients a
 /// level apart, translucent and transparent pixels; two colours to 256; every dither; an
 /// opaque, translucent or transparent background; gaps, peeking layouts, page dots and
 /// drags with a finger drawn. Every value goes through `CarouselOptions.set`, as the
 /// command line's do, so a value out of range is refused with the same error. The
-/// timeline stays under about 60 frames of at most 48x48, so a run takes milliseconds.
-enum FuzzRender {
+/// viewport is at most 48x48 (48x80 with the dots in the footer) and the timeline under
+/// about 60 frames, so a run takes milliseconds.
+public enum FuzzRender {
     /// Reads the bytes in order; past the end, every read is 0.
-    struct Reader {
+    public struct Reader {
         let bytes: [UInt8]
         var at = 0
 
-        mutating func next() -> Int {
+        /// A reader at the start of `bytes`.
+        public init(bytes: [UInt8]) { self.bytes = bytes }
+
+        public mutating func next() -> Int {
             defer { at += 1 }
             return at < bytes.count ? Int(bytes[at]) : 0
         }
 
         /// One of `values`, chosen by the next byte.
-        mutating func pick<T>(_ values: [T]) -> T { values[next() % values.count] }
+        public mutating func pick<T>(_ values: [T]) -> T { values[next() % values.count] }
     }
 
     /// The images and options `bytes` stand for, or the error the options give.
-    static func carousel(_ bytes: [UInt8]) throws(CarouselError) -> (images: [RGBAImage], options: CarouselOptions) {
+    public static func carousel(_ bytes: [UInt8]) throws(CarouselError) -> (images: [RGBAImage], options: CarouselOptions) {
         var read = Reader(bytes: bytes)
         let count = 1 + read.next() % 4
         var options = CarouselOptions()
@@ -71,7 +72,7 @@ enum FuzzRender {
     }
 
     /// An image of at most 40x40 pixels in one of six kinds, its colours from the bytes.
-    static func image(_ read: inout Reader) -> RGBAImage {
+    public static func image(_ read: inout Reader) -> RGBAImage {
         let width = 1 + read.next() % 40, height = 1 + read.next() % 40
         let kind = read.next() % 6
         let alpha = read.pick([255, 255, 0, 128, 127, 1 + read.next()])
@@ -99,7 +100,7 @@ enum FuzzRender {
 
     /// The carousel `bytes` stand for and its file, in the format they choose (GIF most
     /// often); throws what the options or the render throw.
-    static func render(_ bytes: [UInt8]) throws(CarouselError) -> (carousel: Carousel, format: OutputFormat, data: Data) {
+    public static func render(_ bytes: [UInt8]) throws(CarouselError) -> (carousel: Carousel, format: OutputFormat, data: Data) {
         let (images, options) = try carousel(bytes)
         let format = options.format ?? .gif
         let carousel = try Carousel(images: images, options: options)
