@@ -106,4 +106,33 @@ public enum FuzzRender {
         let carousel = try Carousel(images: images, options: options)
         return (carousel, format, try carousel.data(format: format))
     }
+
+    /// What is wrong with `data`, `carousel` rendered in `format`, a line each; none for a
+    /// sound file. An APNG starts with PNG's signature, a WebP with its RIFF header. A GIF
+    /// decodes with giflib at the carousel's size, shows an image at every timeline frame,
+    /// and each shows exactly the pixels its timeline frame has opaque (alpha 128 or more):
+    /// what the disposal and clearing of a transparent background must get right.
+    public static func problems(_ carousel: Carousel, format: OutputFormat, data: Data) -> [String] {
+        switch format {
+        case .apng:
+            return data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? [] : ["an APNG without PNG's signature"]
+        case .webp:
+            return data.starts(with: Array("RIFF".utf8)) && data.dropFirst(8).starts(with: Array("WEBP".utf8))
+                ? [] : ["a WebP without its header"]
+        case .gif:
+            let gif: DecodedGIF
+            do { gif = try DecodedGIF([UInt8](data)) } catch { return ["giflib cannot decode the GIF: \(error)"] }
+            guard gif.width == carousel.width && gif.height == carousel.height else {
+                return ["the GIF is \(gif.width)x\(gif.height), the carousel \(carousel.width)x\(carousel.height)"]
+            }
+            let shown = gif.timelineFrames(fps: carousel.options.fps)
+            var problems = shown.count == carousel.frameCount ? []
+                : ["the GIF shows \(shown.count) timeline frames of \(carousel.frameCount)"]
+            for (k, image) in shown.prefix(carousel.frameCount).enumerated() {
+                let wrong = DecodedGIF.transparencyMismatches(carousel.frame(index: k), image)
+                if wrong > 0 { problems.append("timeline frame \(k): \(wrong) pixels transparent in the GIF and not in the frame, or the reverse") }
+            }
+            return problems
+        }
+    }
 }

@@ -681,14 +681,14 @@ struct CarouselRenderTests {
     }
 
     /// Every timeline frame of `gif` (decoded with the frames' disposal) is transparent exactly
-    /// where the exact frame's alpha is below 128; `label` leads each failure's message.
-    static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int, label: String = "",
+    /// where the exact frame's alpha is below 128.
+    static func expectTransparency(_ gif: DecodedGIF, _ carousel: Carousel, fps: Int,
                                    sourceLocation: SourceLocation = #_sourceLocation) {
         let shown = gif.timelineFrames(fps: fps)
-        #expect(shown.count == carousel.frameCount, "\(label)", sourceLocation: sourceLocation)
+        #expect(shown.count == carousel.frameCount, sourceLocation: sourceLocation)
         for i in 0..<min(shown.count, carousel.frameCount) {
             let wrong = DecodedGIF.transparencyMismatches(carousel.frame(index: i), shown[i])
-            #expect(wrong == 0, "\(label) timeline frame \(i): \(wrong) pixels transparent in one and not the other",
+            #expect(wrong == 0, "timeline frame \(i): \(wrong) pixels transparent in one and not the other",
                     sourceLocation: sourceLocation)
         }
     }
