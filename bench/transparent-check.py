@@ -6,7 +6,8 @@
 
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
 options are given) and the exact RGBA frames (`carousel frames`), expands the GIF by its
-delays with Pillow (which applies the disposal), and prints:
+delays (composited here as giflib's readers and browsers do; Pillow decodes each image's
+LZW data alone), and prints:
 - transparency: pixels shown transparent where the exact frame's alpha is 128 or more, or
   shown opaque where it is below (0 when the GIF is right);
 - shimmer: pixels whose exact RGBA is unchanged from the frame before (fully transparent
@@ -27,7 +28,7 @@ gaps over the items, which clears frames (and with `--colors` below 128, takes w
 frames).
 Needs Pillow, numpy and ssimulacra2 (pip).
 """
-import io, json, os, subprocess, sys, tempfile
+import io, json, os, struct, subprocess, sys, tempfile
 from pathlib import Path
 
 import numpy as np
@@ -35,19 +36,73 @@ from PIL import Image
 from ssimulacra2 import compute_ssimulacra2
 
 
+def decoded(gif):
+    """Each image of the GIF as a viewer shows it once drawn (RGBA), and its delay in
+    centiseconds. Composited here as giflib's readers and browsers do (the suite's
+    DecodedGIF): an image's pixels of its transparent index leave the canvas as it was,
+    disposal 2 clears the image's rectangle to transparent once shown, 3 restores what was
+    under it. Pillow only decodes each image's LZW data, handed over as a GIF of that one
+    image: its own compositing shows opaque pixels where an image with a transparent index
+    follows images without one."""
+    data = Path(gif).read_bytes()
+    if data[:6] not in (b"GIF87a", b"GIF89a"):
+        sys.exit(f"transparent-check: {gif}: not a GIF")
+    width, height, packed = struct.unpack_from("<HHB", data, 6)
+    pos, shared = 13, None
+    if packed & 0x80:
+        shared = data[pos:pos + (3 << ((packed & 7) + 1))]
+        pos += len(shared)
+    canvas = np.zeros((height, width, 4), np.int16)
+    images, delay, disposal, transparent = [], 0, 0, None
+
+    def blocks(pos):
+        while data[pos]:
+            pos += data[pos] + 1
+        return pos + 1
+
+    while pos < len(data) and data[pos] != 0x3B:
+        if data[pos] == 0x21:
+            if data[pos + 1] == 0xF9:
+                flags, delay, index = struct.unpack_from("<BHB", data, pos + 3)
+                disposal, transparent = (flags >> 2) & 7, index if flags & 1 else None
+            pos = blocks(pos + 2)
+            continue
+        if data[pos] != 0x2C:
+            sys.exit(f"transparent-check: {gif}: unexpected byte {data[pos]:#x} at {pos}")
+        left, top, w, h, flags = struct.unpack_from("<HHHHB", data, pos + 1)
+        pos += 10
+        table = shared
+        if flags & 0x80:
+            table = data[pos:pos + (3 << ((flags & 7) + 1))]
+            pos += len(table)
+        end = blocks(pos + 1)
+        bits = (len(table) // 3).bit_length() - 2
+        alone = (b"GIF89a" + struct.pack("<HHBBB", w, h, 0x80 | bits, 0, 0) + table
+                 + struct.pack("<BHHHHB", 0x2C, 0, 0, w, h, flags & 0x40) + data[pos:end] + b"\x3b")
+        indices = np.asarray(Image.open(io.BytesIO(alone)))
+        pos = end
+        colours = np.frombuffer(table, np.uint8).reshape(-1, 3).astype(np.int16)
+        under = canvas.copy() if disposal == 3 else None
+        y0, x0, y1, x1 = top, left, min(height, top + h), min(width, left + w)
+        area, part = canvas[y0:y1, x0:x1], indices[:y1 - y0, :x1 - x0]
+        drawn = part != transparent if transparent is not None else np.ones(part.shape, bool)
+        area[drawn, :3] = colours[part[drawn]]
+        area[drawn, 3] = 255
+        images.append((canvas.copy(), delay))
+        if disposal == 2:
+            canvas[y0:y1, x0:x1] = 0
+        elif disposal == 3:
+            canvas = under
+        delay, disposal, transparent = 0, 0, None
+    return images
+
+
 def expanded(gif, frames):
     """The GIF's shown picture at each timeline frame (RGBA), by cumulative delays."""
-    image = Image.open(gif)
-    pictures, delays = [], []
-    try:
-        while True:
-            pictures.append(np.asarray(image.convert("RGBA")).astype(np.int16))
-            delays.append(image.info.get("duration", 0) // 10)
-            image.seek(image.tell() + 1)
-    except EOFError:
-        pass
+    images = decoded(gif)
+    pictures = [picture for picture, _ in images]
     starts = np.cumsum([0] + [f["delay"] for f in frames])[:-1]
-    ends = np.cumsum(delays)
+    ends = np.cumsum([delay for _, delay in images])
     return [pictures[int(np.searchsorted(ends, t, side="right"))] for t in starts]
 
 
