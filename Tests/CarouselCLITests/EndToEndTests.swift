@@ -307,4 +307,50 @@ struct PillowReadBackTests {
         #expect(fields.dropFirst(2).first == "3", "--loop 3 is three plays")
         #expect(fields.last == "True", "frame 0 is exact")
     }
+
+    /// A GIF on a transparent background read by Pillow shows transparent, at every
+    /// timeline frame, exactly the pixels whose alpha is below 128 in `carousel frames`.
+    /// Full-width items with gaps between them: the first frame shows no gap. Pillow
+    /// composites every frame after a first without a transparent entry without alpha;
+    /// whole frames (below 128 colours) once wrote such a first frame, and Pillow showed
+    /// the gaps of every move opaque.
+    @Test(arguments: ["64", "256"])
+    func pillowReadsATransparentGIF(_ colors: String) throws {
+        guard Self.pillow else {
+            print("skipped: Pillow is not installed (pip install pillow)")
+            return
+        }
+        let w = try Workspace()
+        defer { w.remove() }
+        let options = ["imgs", "--size", "48x24", "--spacing", "6", "--background", "#00000000", "--colors", colors,
+                       "--dots", "none", "--fps", "20", "--hold", "0.5", "--duration", "0.25", "--quiet"]
+        #expect(try CLI.run(["render"] + options + ["-o", "out.gif"], in: w.url).status == 0)
+        #expect(try CLI.run(["frames"] + options + ["-o", "exact"], in: w.url).status == 0)
+        let script = """
+        import json
+        from pathlib import Path
+        from PIL import Image
+        timeline = json.loads(Path("exact/frames.json").read_text())["frames"]
+        im, shown, ends = Image.open("out.gif"), [], []
+        for k in range(im.n_frames):
+            im.seek(k)
+            shown.append(im.convert("RGBA").getchannel("A"))
+            ends.append((ends[-1] if ends else 0) + im.info.get("duration", 0) // 10)
+        files, start, wrong = sorted(Path("exact").glob("frame-*.png")), 0, 0
+        for frame, file in zip(timeline, files):
+            picture = shown[next(i for i, end in enumerate(ends) if end > start)]
+            exact = Image.open(file).getchannel("A")
+            wrong += sum((a < 128) != (b == 0) for a, b in zip(exact.getdata(), picture.getdata()))
+            start += frame["delay"]
+        opaque = all(a == 255 for a in Image.open(files[0]).getchannel("A").getdata())
+        print(len(files), opaque, wrong)
+        """
+        let read = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url)
+        #expect(read.status == 0, "\(read.stderr)")
+        let fields = String(decoding: read.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(fields.count == 3)
+        #expect(Int(fields.first ?? "") ?? 0 > 10, "timeline frames read")
+        #expect(fields.dropFirst().first == "True", "the first frame shows no gap")
+        #expect(fields.last == "0", "pixels Pillow shows transparent where the frame is opaque, or the reverse")
+    }
 }

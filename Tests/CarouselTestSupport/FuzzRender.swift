@@ -132,7 +132,8 @@ public enum FuzzRender {
                 let wrong = DecodedGIF.transparencyMismatches(carousel.frame(index: k), image)
                 if wrong > 0 { problems.append("timeline frame \(k): \(wrong) pixels transparent in the GIF and not in the frame, or the reverse") }
             }
-            return problems
+            return problems + gif.pillowProblems
+
         }
     }
 }

@@ -17,6 +17,8 @@ public struct DecodedGIF {
     public var delays: [Int]
     /// Each frame's disposal method (0 when it has no graphic control block).
     public var disposals: [Int]
+    /// Each frame's transparent index, `nil` where it has none.
+    public var transparentIndices: [Int?]
     /// Local colour table sizes.
     public var paletteSizes: [Int]
     /// Each frame's colour table.
@@ -44,6 +46,7 @@ public struct DecodedGIF {
         frames = []
         delays = []
         disposals = []
+        transparentIndices = []
         paletteSizes = []
         palettes = []
         rects = []
@@ -63,6 +66,7 @@ public struct DecodedGIF {
             let hasGCB = DGifSavedExtensionToGCB(gif, Int32(i), &gcb) == GIF_OK
             delays.append(hasGCB ? Int(gcb.DelayTime) : 0)
             disposals.append(hasGCB ? Int(gcb.DisposalMode) : 0)
+            transparentIndices.append(hasGCB && gcb.TransparentColor != NO_TRANSPARENT_COLOR ? Int(gcb.TransparentColor) : nil)
             let desc = saved.ImageDesc
             let under = canvas
             rects.append((Int(desc.Left), Int(desc.Top), Int(desc.Width), Int(desc.Height)))
@@ -94,6 +98,25 @@ public struct DecodedGIF {
 }
 
 extension DecodedGIF {
+    /// What keeps Pillow from reading the GIF's transparency as giflib and browsers do:
+    /// a first frame without a transparent entry where a frame shows transparent pixels
+    /// (Pillow composites every frame after such a first frame without alpha), and a frame
+    /// cleared once shown (disposal 2) without one (Pillow clears it to the background
+    /// colour, opaque). Empty when there is neither.
+    public var pillowProblems: [String] {
+        var problems: [String] = []
+        let showsTransparency = frames.contains { frame in
+            stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] == 0 }
+        }
+        if transparentIndices.first == .some(nil), showsTransparency {
+            problems.append("frames show transparent pixels, but the first frame has no transparent entry")
+        }
+        for (i, (disposal, index)) in zip(disposals, transparentIndices).enumerated() where disposal == 2 && index == nil {
+            problems.append("frame \(i) is cleared once shown but has no transparent entry")
+        }
+        return problems
+    }
+
     /// What a viewer sees at each timeline frame of an animation at `fps`, frame `i` lasting
     /// ``FrameInfo/delay(frame:fps:)``: the decoded image shown when it starts.
     public func timelineFrames(fps: Int) -> [RGBAImage] {

@@ -423,6 +423,28 @@ struct CarouselRenderTests {
         }
     }
 
+    /// Pillow reads a GIF's transparency as giflib and browsers do only where the first
+    /// frame has a transparent entry (it composites every frame after a first without one
+    /// without alpha) and every frame cleared once shown has one (it clears a frame without
+    /// one to the background colour, opaque). Items at the view's full width with gaps
+    /// between them: the first frame shows no gap, and nothing in it is transparent. Below
+    /// 128 colours (whole frames) that frame once had no transparent entry, and Pillow
+    /// showed the moves' gaps opaque; the scenes have one in every frame.
+    @Test(arguments: [64, 256])
+    func transparentEntryWhereTheFirstFrameShowsNoGap(_ colors: Int) throws {
+        var options = Self.transparentOptions(width: 40, height: 20, itemWidth: 40, spacing: 6)
+        options.colors = colors
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; next 0.3; hold 0.3")
+        let carousel = try Carousel(images: Self.busyItems(3, width: 40, height: 20), options: options)
+        #expect(carousel.frame(index: 0).pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 255 },
+                "the first frame is opaque")
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.disposals.contains(2), "the gaps move")
+        #expect(gif.pillowProblems.isEmpty, "\(gif.pillowProblems)")
+        Self.expectTransparency(gif, carousel, fps: 10)
+    }
+
     /// A transparent background where the gaps between items move over pixels items
     /// showed (opaque pixels turn transparent): merged frames, a transparent entry per
     /// frame, each frame before one that turns pixels transparent cleared once shown, so

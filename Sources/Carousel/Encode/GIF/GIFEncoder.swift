@@ -58,6 +58,18 @@ public struct GIFEncoder: AnimationEncoder {
     /// pixels it draws again leave too few for the rest of it.
     static let scenesWhereDropsFrom = 128
 
+    /// `frame` with a transparent entry after its palette where it has none (no pixel of it
+    /// transparent). Every whole frame is cleared once shown: giflib and browsers clear it
+    /// to transparent whatever the frame, but Pillow only a frame with a transparent entry
+    /// (it fills one without with the background colour), and it composites every frame
+    /// after a first frame without one as opaque. The entry takes a slot the colour table's
+    /// padding to a power of two leaves where there is one; otherwise it doubles the table.
+    static func withTransparentEntry(_ frame: IndexedFrame) -> IndexedFrame {
+        guard frame.transparentIndex == nil, frame.palette.count < 256 else { return frame }
+        return IndexedFrame(width: frame.width, height: frame.height, palette: frame.palette + [.clear],
+                            indices: frame.indices, transparentIndex: frame.palette.count)
+    }
+
     /// The path for a transparent background with fewer than ``scenesWhereDropsFrom``
     /// colours where pixels turn transparent (where ``FrameCanvas`` clears a frame): every
     /// planned frame whole, with its own
@@ -97,7 +109,7 @@ public struct GIFEncoder: AnimationEncoder {
                 quantized = beside.isEmpty ? alone(k, picture)
                     : quantizer.quantize(picture, originX: plan.frames[k].layerX, undithered: undithered(k), beside: beside)
             }
-            try writer.write(quantized, delay: plan.frames[k].delay, clearAfter: true)
+            try writer.write(GIFEncoder.withTransparentEntry(quantized), delay: plan.frames[k].delay, clearAfter: true)
             before = (k, quantized, picture)
             progress(plan.framesDone(through: k), plan.timelineFrames)
         }
