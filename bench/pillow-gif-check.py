@@ -15,7 +15,7 @@ counts), then how many renders differ. Pillow composites every frame after a fir
 transparent entry without alpha, and clears a frame without one to the background colour.
 Needs Pillow, numpy and ssimulacra2 (which `transparent-check.py` imports).
 """
-import itertools, subprocess, sys, tempfile
+import itertools, os, subprocess, sys, tempfile
 from pathlib import Path
 
 import numpy as np
@@ -46,13 +46,16 @@ def pillow(gif):
 def main():
     args = sys.argv[1:]
     exe = args.pop(0) if args and not args[0].lower().endswith(".png") else ".build/release/carousel"
+    if not (Path(exe).is_file() and os.access(exe, os.X_OK)):
+        sys.exit(f"pillow-gif-check: {exe}: no carousel binary there")
     differ = total = 0
     with tempfile.TemporaryDirectory() as tmp:
         gif = Path(tmp) / "check.gif"
         for layout, colors, variant in itertools.product(LAYOUTS, COLORS, VARIANTS):
             options = [*args, "--size", "320x180", *layout, "--colors", colors, "--background", "#00000000",
                        *variant, "--quiet"]
-            subprocess.run([exe, "render", *options, "-o", gif], check=True)
+            if subprocess.run([exe, "render", *options, "-o", gif]).returncode != 0:
+                sys.exit(f"pillow-gif-check: the render failed (above): {' '.join(options)}")
             theirs, ours = pillow(gif), [picture for picture, _ in check.decoded(gif)]
             apart = sum(int(np.count_nonzero(np.any(check.clear_transparent(a) != check.clear_transparent(b), axis=-1)))
                         for a, b in zip(theirs, ours))
