@@ -11,8 +11,8 @@ each other dither, a drag, footer dots, a translucent background). Each GIF is r
 composited by Pillow, and as giflib's readers and browsers composite it
 (`bench/transparent-check.py`'s `decoded`). Prints each render whose readings differ (the
 pixels apart, counting fully transparent pixels alike whatever their colour, and both image
-counts), then how many renders differ. Pillow composites every frame after a first without a
-transparent entry without alpha, and clears a frame without one to the background colour.
+counts), then how many renders differ. Pillow shows no transparency after a first image
+without a transparent index, and clears an image without one to the background colour, opaque.
 Needs Pillow, numpy and ssimulacra2 (which `transparent-check.py` imports).
 """
 import itertools, os, subprocess, sys, tempfile

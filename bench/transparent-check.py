@@ -42,8 +42,8 @@ def decoded(gif):
     DecodedGIF): an image's pixels of its transparent index leave the canvas as it was,
     disposal 2 clears the image's rectangle to transparent once shown, 3 restores what was
     under it. Pillow only decodes each image's LZW data, handed over as a GIF of that one
-    image: its own compositing shows opaque pixels where an image with a transparent index
-    follows images without one."""
+    image: its own compositing shows no transparency at all after a first image without a
+    transparent index, and clears an image without one to the background colour, opaque."""
     data = Path(gif).read_bytes()
     if data[:6] not in (b"GIF87a", b"GIF89a"):
         sys.exit(f"transparent-check: {gif}: not a GIF")
@@ -75,6 +75,8 @@ def decoded(gif):
         if flags & 0x80:
             table = data[pos:pos + (3 << ((flags & 7) + 1))]
             pos += len(table)
+        if table is None:
+            sys.exit(f"transparent-check: {gif}: image {len(images)} has no colour table")
         end = blocks(pos + 1)
         bits = (len(table) // 3).bit_length() - 2
         alone = (b"GIF89a" + struct.pack("<HHBBB", w, h, 0x80 | bits, 0, 0) + table
@@ -83,7 +85,7 @@ def decoded(gif):
         pos = end
         colours = np.frombuffer(table, np.uint8).reshape(-1, 3).astype(np.int16)
         under = canvas.copy() if disposal == 3 else None
-        y0, x0, y1, x1 = top, left, min(height, top + h), min(width, left + w)
+        y0, x0, y1, x1 = min(top, height), min(left, width), min(height, top + h), min(width, left + w)
         area, part = canvas[y0:y1, x0:x1], indices[:y1 - y0, :x1 - x0]
         drawn = part != transparent if transparent is not None else np.ones(part.shape, bool)
         area[drawn, :3] = colours[part[drawn]]

@@ -306,7 +306,7 @@ struct PillowReadBackTests {
         #expect(Int(fields.first ?? "") ?? 0 > 3, "several distinct frames")
         #expect(fields.dropFirst().first == "2250", "total duration in ms")
         // Pillow gives a GIF's NETSCAPE2.0 count, the repeats after the first play.
-        #expect(fields.dropFirst(2).first == (format == "gif" ? "2" : "3"), "--loop 3 is three plays")
+        #expect(fields.dropFirst(2).first == (format == "gif" ? "2" : "3"), "--loop 3 is three plays (two repeats in a GIF)")
         #expect(fields.last == "True", "frame 0 is exact")
     }
 

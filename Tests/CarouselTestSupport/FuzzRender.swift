@@ -111,7 +111,8 @@ public enum FuzzRender {
     /// sound file. An APNG starts with PNG's signature, a WebP with its RIFF header. A GIF
     /// decodes with giflib at the carousel's size, shows an image at every timeline frame,
     /// and each shows exactly the pixels its timeline frame has opaque (alpha 128 or more):
-    /// what the disposal and clearing of a transparent background must get right.
+    /// what the disposal and clearing of a transparent background must get right. Nor may a
+    /// GIF keep Pillow from reading its transparency (``DecodedGIF/pillowProblems``).
     public static func problems(_ carousel: Carousel, format: OutputFormat, data: Data) -> [String] {
         switch format {
         case .apng:
@@ -133,7 +134,6 @@ public enum FuzzRender {
                 if wrong > 0 { problems.append("timeline frame \(k): \(wrong) pixels transparent in the GIF and not in the frame, or the reverse") }
             }
             return problems + gif.pillowProblems
-
         }
     }
 }

@@ -108,7 +108,7 @@ extension DecodedGIF {
         let showsTransparency = frames.contains { frame in
             stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] == 0 }
         }
-        if transparentIndices.first == .some(nil), showsTransparency {
+        if let first = transparentIndices.first, first == nil, showsTransparency {
             problems.append("frames show transparent pixels, but the first frame has no transparent entry")
         }
         for (i, (disposal, index)) in zip(disposals, transparentIndices).enumerated() where disposal == 2 && index == nil {

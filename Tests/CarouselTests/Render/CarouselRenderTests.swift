@@ -423,6 +423,29 @@ struct CarouselRenderTests {
         }
     }
 
+    /// A whole frame without transparent pixels gains a transparent entry after its
+    /// palette, its indices unchanged: in the padding of the colour table where there is
+    /// room (1, 3 and 127 colours), doubling it where the palette fills a power of two (2
+    /// and 64). A frame that has one is left as it is.
+    @Test(arguments: [(1, 2, 2), (2, 2, 4), (3, 4, 4), (64, 64, 128), (127, 128, 128)])
+    func wholeFrameGainsATransparentEntry(_ colors: Int, _ tableBefore: Int, _ tableAfter: Int) throws {
+        let palette = (0..<colors).map { RGBA(r: UInt8($0), g: UInt8(255 - $0), b: 7) }
+        let indices = (0..<12).map { UInt8($0 % colors) }
+        let frame = IndexedFrame(width: 4, height: 3, palette: palette, indices: indices, transparentIndex: nil)
+        let keyed = GIFEncoder.withTransparentEntry(frame)
+        #expect(keyed.transparentIndex == colors && keyed.palette == palette + [.clear] && keyed.indices == indices)
+        #expect(GIFEncoder.withTransparentEntry(keyed) == keyed)
+        for (written, table) in [(frame, tableBefore), (keyed, tableAfter)] {
+            let sink = MemorySink()
+            let writer = try GIFWriter(sink: sink, name: "t.gif", width: 4, height: 3, loop: .forever)
+            try writer.write(written, delay: 10, clearAfter: true)
+            try writer.close()
+            let gif = try DecodedGIF([UInt8](sink.data))
+            #expect(gif.paletteSizes == [table] && gif.transparentIndices == [written.transparentIndex])
+            #expect(differingPixels(gif.frames[0], frame.expanded()) == 0, "no pixel turns transparent")
+        }
+    }
+
     /// Pillow reads a GIF's transparency as giflib and browsers do only where the first
     /// frame has a transparent entry (it composites every frame after a first without one
     /// without alpha) and every frame cleared once shown has one (it clears a frame without

@@ -64,6 +64,8 @@ public struct GIFEncoder: AnimationEncoder {
     /// (it fills one without with the background colour), and it composites every frame
     /// after a first frame without one as opaque. The entry takes a slot the colour table's
     /// padding to a power of two leaves where there is one; otherwise it doubles the table.
+    /// Whole frames have fewer than ``scenesWhereDropsFrom`` colours, so there is room; a
+    /// full palette (never a whole frame's) is left as it is.
     static func withTransparentEntry(_ frame: IndexedFrame) -> IndexedFrame {
         guard frame.transparentIndex == nil, frame.palette.count < 256 else { return frame }
         return IndexedFrame(width: frame.width, height: frame.height, palette: frame.palette + [.clear],
