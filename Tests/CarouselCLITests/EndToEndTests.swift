@@ -271,13 +271,18 @@ struct PillowReadBackTests {
                              in: FileManager.default.temporaryDirectory).status) == 0
     }
 
+    /// A workspace for a test that reads with Pillow; nil, the skip printed, without Pillow.
+    static func pillowWorkspace() throws -> Workspace? {
+        guard pillow else {
+            print("skipped: Pillow is not installed (pip install pillow)")
+            return nil
+        }
+        return try Workspace()
+    }
+
     @Test(arguments: ["gif", "webp", "apng"])
     func pillowReadsTheAnimation(_ format: String) throws {
-        guard Self.pillow else {
-            print("skipped: Pillow is not installed (pip install pillow)")
-            return
-        }
-        let w = try Workspace()
+        guard let w = try Self.pillowWorkspace() else { return }
         defer { w.remove() }
         let extra = format == "webp" ? ["--lossless"] : []
         let rendered = try CLI.run(["render", "imgs", "--fps", "20", "--hold", "0.5", "--duration", "0.25", "--loop", "3",
@@ -312,17 +317,13 @@ struct PillowReadBackTests {
 
     /// A GIF on a transparent background read by Pillow shows transparent, at every
     /// timeline frame, exactly the pixels whose alpha is below 128 in `carousel frames`.
-    /// Full-width items with gaps between them: the first frame shows no gap. Pillow
-    /// composites every frame after a first without a transparent entry without alpha;
-    /// whole frames (below 128 colours) once wrote such a first frame, and Pillow showed
-    /// the gaps of every move opaque.
+    /// Full-width items with gaps between them: the first frame shows no gap. Pillow shows
+    /// no transparency after a first frame without a transparent entry; whole frames (below
+    /// 128 colours) once wrote such a first frame, and Pillow showed the gaps of every move
+    /// opaque.
     @Test(arguments: ["64", "256"])
     func pillowReadsATransparentGIF(_ colors: String) throws {
-        guard Self.pillow else {
-            print("skipped: Pillow is not installed (pip install pillow)")
-            return
-        }
-        let w = try Workspace()
+        guard let w = try Self.pillowWorkspace() else { return }
         defer { w.remove() }
         let options = ["imgs", "--size", "48x24", "--spacing", "6", "--background", "#00000000", "--colors", colors,
                        "--dots", "none", "--fps", "20", "--hold", "0.5", "--duration", "0.25", "--quiet"]
