@@ -271,6 +271,14 @@ struct PillowReadBackTests {
                              in: FileManager.default.temporaryDirectory).status) == 0
     }
 
+    /// What `script` prints in `w`'s folder, split at white space; it must exit with 0.
+    static func fields(ofPython script: String, in w: Workspace,
+                       sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let read = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url)
+        #expect(read.status == 0, "\(read.stderr)", sourceLocation: sourceLocation)
+        return String(decoding: read.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
     /// A workspace for a test that reads with Pillow; nil, the skip printed, without Pillow.
     static func pillowWorkspace() throws -> Workspace? {
         guard pillow else {
@@ -303,9 +311,7 @@ struct PillowReadBackTests {
         same = ImageChops.difference(im.convert("RGBA"), Image.open("frame0.png").convert("RGBA")).getbbox() is None
         print(im.n_frames, round(sum(durations)), im.info.get("loop"), same)
         """
-        let read = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url)
-        #expect(read.status == 0, "\(read.stderr)")
-        let fields = String(decoding: read.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        let fields = try Self.fields(ofPython: script, in: w)
         // 3 pages: 3 holds and 3 moves of 5 frames each at 20 fps: 10 + 5 per page, 2.25 s.
         #expect(fields.count == 4)
         #expect(Int(fields.first ?? "") ?? 0 > 3, "several distinct frames")
@@ -348,9 +354,7 @@ struct PillowReadBackTests {
         opaque = all(a == 255 for a in Image.open(files[0]).getchannel("A").getdata())
         print(len(files), opaque, wrong)
         """
-        let read = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script], in: w.url)
-        #expect(read.status == 0, "\(read.stderr)")
-        let fields = String(decoding: read.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        let fields = try Self.fields(ofPython: script, in: w)
         #expect(fields.count == 3)
         #expect(Int(fields.first ?? "") ?? 0 > 10, "timeline frames read")
         #expect(fields.dropFirst().first == "True", "the first frame shows no gap")
