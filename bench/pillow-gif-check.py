@@ -15,7 +15,7 @@ counts), then how many renders differ. Pillow shows no transparency after a firs
 without a transparent index, and clears an image without one to the background colour, opaque.
 Needs Pillow, numpy and ssimulacra2 (which `transparent-check.py` imports).
 """
-import itertools, os, subprocess, sys, tempfile
+import itertools, sys, tempfile
 from pathlib import Path
 
 import numpy as np
@@ -45,17 +45,15 @@ def pillow(gif):
 
 def main():
     args = sys.argv[1:]
-    exe = args.pop(0) if args and not args[0].lower().endswith(".png") else ".build/release/carousel"
-    if not (Path(exe).is_file() and os.access(exe, os.X_OK)):
-        sys.exit(f"pillow-gif-check: {exe}: no carousel binary there")
+    exe = check.binary(args.pop(0) if args and not args[0].lower().endswith(".png") else ".build/release/carousel",
+                       "pillow-gif-check")
     differ = total = 0
     with tempfile.TemporaryDirectory() as tmp:
         gif = Path(tmp) / "check.gif"
         for layout, colors, variant in itertools.product(LAYOUTS, COLORS, VARIANTS):
             options = [*args, "--size", "320x180", *layout, "--colors", colors, "--background", "#00000000",
                        *variant, "--quiet"]
-            if subprocess.run([exe, "render", *options, "-o", gif]).returncode != 0:
-                sys.exit(f"pillow-gif-check: the render failed (above): {' '.join(options)}")
+            check.run([exe, "render", *options, "-o", gif], "pillow-gif-check")
             theirs, ours = pillow(gif), [picture for picture, _ in check.decoded(gif)]
             apart = sum(int(np.count_nonzero(np.any(check.clear_transparent(a) != check.clear_transparent(b), axis=-1)))
                         for a, b in zip(theirs, ours))
@@ -67,4 +65,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit("pillow-gif-check: interrupted")

@@ -127,9 +127,23 @@ def ppm(pixels):
     return buffer
 
 
+def binary(path, script):
+    """`path`, or exits with one line when no executable is there."""
+    if not (Path(path).is_file() and os.access(path, os.X_OK)):
+        sys.exit(f"{script}: {path}: no carousel binary there")
+    return path
+
+
+def run(command, script):
+    """Runs a carousel command, or exits with one line after carousel's own error."""
+    if subprocess.run(command).returncode != 0:
+        sys.exit(f"{script}: carousel failed (above): {' '.join(map(str, command[1:]))}")
+
+
 def main():
     args = sys.argv[1:]
-    exe = args.pop(0) if args and not args[0].startswith("--") else ".build/release/carousel"
+    exe = binary(args.pop(0) if args and not args[0].startswith("--") else ".build/release/carousel",
+                 "transparent-check")
     every, per_frame, against = 12, False, None
     while args and args[0] in ("--every", "--per-frame", "--against"):
         flag = args.pop(0)
@@ -144,15 +158,13 @@ def main():
                 sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
             every = int(value)
         else:
-            if not (Path(value).is_file() and os.access(value, os.X_OK)):
-                sys.exit(f"transparent-check: --against {value}: no carousel binary there")
-            against = value
+            against = binary(value, "transparent-check: --against")
     options = args[1:] if args[:1] == ["--"] else args
     with tempfile.TemporaryDirectory() as tmp:
         gif, folder = Path(tmp) / "carousel.gif", Path(tmp) / "frames"
         common = [*options, "--background", "#00000000", "--quiet"]
-        subprocess.run([exe, "render", *common, "-o", gif], check=True)
-        subprocess.run([exe, "frames", *common, "-o", folder], check=True)
+        run([exe, "render", *common, "-o", gif], "transparent-check")
+        run([exe, "frames", *common, "-o", folder], "transparent-check")
         frames = json.loads((folder / "frames.json").read_text())["frames"]
         exact = [np.asarray(Image.open(p).convert("RGBA")).astype(np.int16) for p in sorted(folder.glob("*.png"))]
         shown = expanded(gif, frames)
@@ -179,7 +191,7 @@ def main():
             print(line)
         if against:
             old = Path(tmp) / "against.gif"
-            subprocess.run([against, "render", *common, "-o", old], check=True)
+            run([against, "render", *common, "-o", old], "transparent-check")
             before = score(exact, expanded(old, frames), scored)
             changes = [(k, b, a) for k, b, a in zip(scored, before, scores) if abs(a - b) > 1e-9]
             lower = [c for c in changes if c[2] < c[1]]
@@ -201,4 +213,7 @@ def score(exact, shown, frames):
     return scores
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        sys.exit("transparent-check: interrupted")
