@@ -72,10 +72,13 @@ final class EncodeSchedule: @unchecked Sendable {
     private let carries: [Int: Int]
     /// The last group that takes each of those holds' colours.
     private let lastCarry: [Int: Int]
-    /// The groups of slow frames that take the palette of the group before them and the colours
-    /// it left (``SceneEncoder/followers(_:targets:carries:)``): each waits for that group.
+    /// The groups that start from the colours the group before them left: those that may take
+    /// that group's palette whole (``SceneEncoder/followers(_:targets:carries:)``), and those
+    /// whose still pixels may keep its colours (``SceneEncoder/keepers(_:)``). Each waits for
+    /// that group.
+    private let waiting: Set<Int>
     private let followers: Set<Int>
-    /// What each group before a follower left, until the follower takes it.
+    /// What each group before a waiting one left, until that one takes it.
     private var left: [Int: SceneEncoder.Follow] = [:]
     /// The rest groups prepared ahead.
     private let prepared: Set<Int>
@@ -100,6 +103,7 @@ final class EncodeSchedule: @unchecked Sendable {
         for (g, rest) in carries { last[rest] = max(last[rest] ?? g, g) }
         lastCarry = last
         followers = encoder.followers(encoder.groups, targets: targets, carries: carries)
+        waiting = followers.union(encoder.keepers(encoder.groups))
         tasks = EncodeSchedule.order(groups: encoder.groups.count, targets: targets, carries: carries, lead: 2 * cores)
     }
 
@@ -137,7 +141,7 @@ final class EncodeSchedule: @unchecked Sendable {
                 let from = encoder.settlingFrames(before: encoder.groups[g])
                 finish { settlingFrom[g] = from }
             case .group(let g):
-                let leaves: ((SceneEncoder.Follow) -> Void)? = followers.contains(g + 1)
+                let leaves: ((SceneEncoder.Follow) -> Void)? = waiting.contains(g + 1)
                     ? { follow in self.finish { self.left[g] = follow } } : nil
                 let frames = encoder.encodeGroup(g, scene: ready, settling: settling, carry: carry, follow: follow,
                                                  handoff: handoff, leaves: leaves)
@@ -174,7 +178,9 @@ final class EncodeSchedule: @unchecked Sendable {
                                restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX - rests[rest]!.regionX,
                                frame: encoder.groups[rest].frames.upperBound - 1)
         }
-        return (task, rests[g], settling, carry, followers.contains(g) ? left.removeValue(forKey: g - 1) : nil)
+        var follow = waiting.contains(g) ? left.removeValue(forKey: g - 1) : nil
+        follow?.whole = followers.contains(g)
+        return (task, rests[g], settling, carry, follow)
     }
 
     /// Whether what group `g` needs is ready: its own rest when prepared ahead, the rest its
@@ -184,7 +190,7 @@ final class EncodeSchedule: @unchecked Sendable {
         if prepared.contains(g) && rests[g] == nil { return false }
         if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
         if let rest = carries[g], rests[rest] == nil { return false }
-        if followers.contains(g), left[g - 1] == nil { return false }
+        if waiting.contains(g), left[g - 1] == nil { return false }
         return true
     }
 

@@ -196,6 +196,9 @@ struct SceneEncoder: Sendable {
     struct Follow: Sendable {
         let palette: [RGBA]
         let shown: [Int16]
+        /// Whether the group after may take the palette whole (a follower, ``followers(_:targets:carries:)``);
+        /// otherwise its pixels that stand still may keep the colours left (``keepers(_:)``).
+        var whole = false
     }
 
     /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
@@ -228,6 +231,31 @@ struct SceneEncoder: Sendable {
         return followers
     }
 
+    /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
+    /// groups after a moving group that are not slow enough to follow it
+    /// (``followers(_:targets:carries:)``): a view lies more than 1/``holdPaletteSpread`` of the
+    /// width from the group before's last. Each waits for that group and, where its own
+    /// palette lacks a colour that a pixel standing still since shows, keeps the colours that
+    /// group left (``Follow``) for those pixels, up to ``leftColors(_:)`` entries
+    /// (``keepHoldColors``): drawn again after a clear with its own palette's entries, they
+    /// changed on screen where the exact frames do not. Those colours stand in for the hold's
+    /// before the move (``Carry``), which the group before kept where its pixels stood still
+    /// since that hold. Left out: the group that ends a move, which shows the rest after it
+    /// with a palette of its own (its still pixels change there, once); slow groups, whose
+    /// palettes kept again and again leave their moving pixels ever fewer entries (measured at
+    /// ``leftColors(_:)``); and the group after the first of all (which draws the whole frame,
+    /// with a palette for all of it).
+    func keepers(_ groups: [PaletteGroup]) -> Set<Int> {
+        guard redraws, dither != .diffusion else { return [] }
+        return Set(groups.indices.dropFirst().filter { g in
+            guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
+            let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
+            let x = plan.frames[groups[g - 1].frames.upperBound - 1].layerX
+            return !groups[g].frames.contains(lastOfMove)
+                && !groups[g].frames.allSatisfy({ abs(plan.frames[$0].layerX - x) <= plan.width / SceneEncoder.holdPaletteSpread })
+        })
+    }
+
     /// The moving groups of a move after a hold that is cleared under the move's
     /// first frame (a transparent background), each with that hold's group: the pixels
     /// still since the hold, drawn again there, take the hold's colours (``Carry``).
@@ -245,17 +273,18 @@ struct SceneEncoder: Sendable {
         return sources
     }
 
-    /// On a transparent background, the pixels of a dithered moving group that show a hold's
-    /// colour: those that settle into the rest after the move (``Settling``), and those still
-    /// since the hold before it (``Carry``), which a cleared rectangle makes the group draw
-    /// again. Their colours are reserved, the ones most of these pixels show first, up to
-    /// `limit` entries; the pixels of the others are left to the group's own palette.
-    /// With a hold on each side, a pixel drawn again shows the hold before's colour in the
-    /// move's frames while its picture equals the hold's, else the rest's from the frame
-    /// where it starts to stay through the rest, and the rest's in the move's last frame
-    /// wherever it stays (a group of its own, like the first: see
-    /// ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
-    /// Returns the pixels kept (by region pixel) with their entries in the two holds' palettes,
+    /// On a transparent background, the pixels of a dithered moving group that show a colour
+    /// shown before or after it: those that settle into the rest after the move (``Settling``),
+    /// and those still since the frame before the group (`carry`: the hold before the move,
+    /// ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes the
+    /// group draw again. Their colours are reserved, the ones most of these pixels show first,
+    /// up to `limit` entries; the pixels of the others are left to the group's own palette.
+    /// With both, a pixel drawn again shows the colour before in the move's frames while its
+    /// picture equals the frame before's, else the rest's from the frame where it starts to
+    /// stay through the rest, and the rest's in the move's last frame wherever it stays (a
+    /// group of its own, like the first: see ``groups(_:dither:alone:)``), so its colour
+    /// changes once, inside the move.
+    /// Returns the pixels kept (by region pixel) with their entries in the two palettes,
     /// the settling map with the kept pixels marked at the frame that draws them and the others
     /// unmarked, and the reserved colours.
     ///
@@ -263,14 +292,17 @@ struct SceneEncoder: Sendable {
     /// only the few hundred entries are looked up by colour (docs/behaviour.md, *Held colours
     /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
-                                carry: Carry?, picture: (Int) -> FramePicture,
+                                carry: ShownBefore?, picture: (Int) -> FramePicture,
                                 limit: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
-        // Entries are the hold before's palette (0..<256) and the rest's after (256..<512).
+        // Entries are the palette shown before (0..<256) and the rest's after (256..<512).
         var candidates: [(region: Int, screen: Int, entry: Int)] = []
-        let entryColors = HeldColors.entryColors(before: carry?.rest.palette ?? [], after: settling?.rest.palette ?? [])
+        // At most every layer pixel of every frame; reserved once, since a slow group's frames
+        // keep most of their pixels and the array would be copied as it grew.
+        candidates.reserveCapacity(group.count * w * layerHeight)
+        let entryColors = HeldColors.entryColors(before: carry?.palette ?? [], after: settling?.rest.palette ?? [])
         // With a hold before the move too, a pixel drawn again in a moving frame shows the hold
         // before's colour, and in the move's last frame the rest's, where it stays through it:
         // the colour changes once, in the move.
@@ -281,7 +313,6 @@ struct SceneEncoder: Sendable {
         var carriedThrough = [Int32](repeating: -1, count: carry == nil ? 0 : w * layerHeight)
         if let carry {
             let hold = FramePicture(plan, frame: carry.frame)
-            let rest = carry.rest
             // Overlays draw over the layer: their pixels are left to each frame.
             var still = [Bool](repeating: true, count: w * layerHeight)
             forEachOverlayPixel(of: [carry.frame] + Array(group)) { still[$0] = false }
@@ -298,8 +329,8 @@ struct SceneEncoder: Sendable {
                                     still[p] = false
                                     continue
                                 }
-                                let index = Int(rest.indices[y * rest.regionWidth + carry.restOffset + x])
-                                guard index < rest.palette.count else { continue }
+                                let index = Int(carry.entries[y * carry.row + carry.offset + x])
+                                guard index < carry.palette.count else { continue }
                                 candidates.append((y * regionWidth + offset + x, p, index))
                                 carriedThrough[p] = Int32(n)
                                 if n == 0 { from[p] = Int32(k) }
@@ -347,14 +378,79 @@ struct SceneEncoder: Sendable {
         }
         let keptEntry = entryColors.indices.map { perEntry[$0] > 0 && kept.contains(entryColors[$0]) }
         var pixels: [(region: Int, entry: Int)] = []
+        pixels.reserveCapacity(candidates.count)
         for c in candidates {
             if keptEntry[c.entry] { pixels.append((c.region, c.entry)) } else { from[c.screen] = .max }
         }
         return (HeldColors(pixels: pixels, entryColors: entryColors), from, reserved)
     }
 
+    /// Whether a pixel that stands still from the frame before (`before`) to planned frame
+    /// `first`, opaque and outside the overlays, may change on screen when it is drawn again
+    /// after a clear with `palette`: it shows a colour of `before` that `palette` lacks, or
+    /// one other than its own (a dithered pixel, which takes the entry of the pattern at its
+    /// new place in the layer). A pixel that shows its own colour, which `palette` holds,
+    /// takes that entry again.
+    private func lacksStillColors(_ first: Int, before: ShownBefore, palette: [RGBA],
+                                  picture: (Int) -> FramePicture) -> Bool {
+        let w = plan.width, layerHeight = plan.layer.height
+        let have = Set(palette)
+        let lacking = before.palette.map { !have.contains($0) }
+        let words = before.palette.map(\.word)
+        var overlay = [Bool](repeating: false, count: w * layerHeight)
+        forEachOverlayPixel(of: [before.frame, first]) { overlay[$0] = true }
+        return picture(first).withRows { current in
+            FramePicture(plan, frame: before.frame).withRows { previous in
+                for y in 0..<layerHeight {
+                    let now = current(y), then = previous(y), row = y * before.row + before.offset
+                    for x in 0..<w where now[x] == then[x] && now[x] >> 31 != 0 && !overlay[y * w + x] {
+                        let entry = Int(before.entries[row + x])
+                        if entry < lacking.count && (lacking[entry] || words[entry] != now[x]) { return true }
+                    }
+                }
+                return false
+            }
+        }
+    }
+
+    /// What a moving group's still pixels showed in the frame before the group, for
+    /// ``keepHoldColors``: a hold's colours (``Carry``) or the moving group's before it
+    /// (``Follow``).
+    struct ShownBefore {
+        /// The planned frame before the group.
+        let frame: Int
+        let palette: [RGBA]
+        /// Each layer-row screen pixel's entry, at `y * row + offset + x`; past the palette's
+        /// end where the pixel keeps no colour.
+        let entries: [UInt8]
+        let row: Int
+        let offset: Int
+
+        /// A hold's colours, drawn from its prepared region.
+        init(_ carry: Carry) {
+            frame = carry.frame
+            palette = carry.rest.palette
+            entries = carry.rest.indices
+            row = carry.rest.regionWidth
+            offset = carry.restOffset
+        }
+
+        /// The colours the moving group before left (a canvas `width` wide), shown at planned
+        /// `frame`; nil for a palette of 256 entries, which leaves no index past its end (a
+        /// transparent background's palettes have at most 255).
+        init?(_ follow: Follow, frame: Int, width: Int) {
+            guard follow.palette.count < 256, !follow.shown.isEmpty else { return nil }
+            self.frame = frame
+            palette = follow.palette
+            let none = UInt8(follow.palette.count)
+            entries = follow.shown.map { $0 < 0 ? none : UInt8(truncatingIfNeeded: $0) }
+            row = width
+            offset = 0
+        }
+    }
+
     /// The pixels of a moving group that keep a hold's colour (``keepHoldColors``): each
-    /// region pixel with its entry in the hold before's palette or the rest's after.
+    /// region pixel with its entry in the palette before or the rest's after.
     struct HeldColors {
         /// Where the rest's entries start.
         static let after = 256
@@ -571,10 +667,16 @@ struct SceneEncoder: Sendable {
         // Where the frame takes a palette whole: a hold's (below), or the group before's where it
         // follows that group.
         var takesWhole = false
-        if keyed, restRedraws || carry != nil {
+        // The colours the moving group before left, where the group does not follow it: they
+        // stand in for the hold's it carries (see ``keepers(_:)``), and are kept once the
+        // group's own palette is known to lack some (below).
+        let left = follow.flatMap { $0.whole ? nil : ShownBefore($0, frame: group.lowerBound - 1, width: w) }
+        let carry = left == nil ? carry : nil
+        let before = carry.map(ShownBefore.init)
+        if keyed, restRedraws || before != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
-                                                              settling: settling, carry: carry, picture: picture,
+                                                              settling: settling, carry: before, picture: picture,
                                                               limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors)
             // Where the hold's colours that its still pixels show pass the share, the frame takes
             // the hold's palette whole, if that palette also covers what the frame draws afresh
@@ -734,7 +836,10 @@ struct SceneEncoder: Sendable {
         // A group that follows another takes that group's palette only where it serves the
         // group's sampled pixels about as well as a palette of its own would.
         var designed: (palette: [RGBA], exact: Bool)?
-        if let follow, !sparse.sample.isEmpty {
+        // Whether the held colours are worked out again (and the palette designed again), and
+        // from which colours shown before.
+        var keepAgain = false, keepFrom = before, keepsLeft = false
+        if let follow, follow.whole, !sparse.sample.isEmpty {
             let own = design(sparse), points = SceneEncoder.samplePoints(sparse.sample)
             if !own.exact && SceneEncoder.sampleError(follow.palette, points) * 100
                 <= SceneEncoder.sampleError(own.palette, points) * SceneEncoder.followErrorPercent {
@@ -745,12 +850,28 @@ struct SceneEncoder: Sendable {
             }
         } else if takesWhole && !SceneEncoder.covers(reserved, sample: sparse.sample) {
             takesWhole = false
+            keepAgain = true
+        }
+        // The colours the group before left are kept where the group's own palette lacks one
+        // that a pixel standing still since shows: drawn again with another entry, it would
+        // change on screen. A palette that has them all is kept as it is.
+        if let shown = left, !takesWhole, !sparse.sample.isEmpty {
+            let own = designed ?? design(sparse)
+            designed = own
+            if lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
+                keepAgain = true
+                keepFrom = shown
+                keepsLeft = true
+            }
+        }
+        if keepAgain {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
-                                                              settling: settling, carry: carry, picture: picture,
-                                                              limit: SceneEncoder.heldColors(maxColors))
+                                                              settling: settling, carry: keepFrom, picture: picture,
+                                                              limit: keepsLeft ? SceneEncoder.leftColors(maxColors) : SceneEncoder.heldColors(maxColors))
             from = keptFrom
             drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
             sparse = collect(sparse: true)
+            designed = nil
         }
         if let designed {
             (palette, exact) = designed
@@ -1017,7 +1138,16 @@ struct SceneEncoder: Sendable {
         // colours that one left.
         var shown = redraws && (group.frames.count > 1 || leaves != nil || follow != nil) && dither != .diffusion
             ? ShownIndices(width: plan.width, height: plan.height) : nil
-        if let follow, let pictureBefore, scene.palette == follow.palette { shown?.seed(follow.shown, picture: pictureBefore) }
+        if let follow, let pictureBefore {
+            if scene.palette == follow.palette {
+                shown?.seed(follow.shown, picture: pictureBefore)
+            } else if !follow.whole {
+                // A group that keeps the colours the group before left (``keepers(_:)``): each
+                // pixel's entry for the same colour in this palette, where it has one.
+                let entry = SceneEncoder.positions(of: follow.palette, in: scene.palette)
+                shown?.seed(follow.shown.map { $0 < 0 ? -1 : Int16(entry[Int($0)]) }, picture: pictureBefore)
+            }
+        }
         // With `leaves`, the group after waits for what this one leaves: every frame is composed
         // before any is LZW-encoded (a group where frames are cleared holds at most
         // ``clearedGroupFrames``).
@@ -1133,6 +1263,18 @@ struct SceneEncoder: Sendable {
     /// and the hold's palette covers it (``holdBeside(_:move:restRedraws:settling:carry:)``,
     /// ``covers(_:sample:)``; docs/behaviour.md, *A move's ends take the hold's palette*).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
+
+    /// How many of a moving group's `maxColors` entries the colours the moving group before
+    /// left may take (``keepers(_:)``): an eighth. Measured with `python3
+    /// bench/transparent-check.py BIN --every 1 -- --spacing 16 --item-width 560 --script S`
+    /// (pixels that change where the exact frames do not; SSIMULACRA2 on white over every
+    /// frame, mean and worst), before keeping them / an eighth / three eighths / five eighths:
+    /// a slow drag (`drag -10 2; release; hold 0.4`) 471,464; 85.46 (83.71) / 347,021; 85.17
+    /// (83.17) / 208,631; 83.82 (80.34) / 140,131; 82.23 (75.79): the more such colours a
+    /// slow group keeps, the fewer its moving pixels get, group after group. Two swipes
+    /// (`hold 0.2; swipe next 0.1; hold 0.4; swipe next 0.3; hold 0.6`) 18,815; 87.23
+    /// (84.41) / 7,836; 87.03 (84.51) / 7,236; 86.97 (84.28) / 7,236; 86.97 (84.28).
+    static func leftColors(_ maxColors: Int) -> Int { maxColors / 8 }
 
     /// How many of a moving frame's `maxColors` entries the rest's colours may take where the
     /// frame's pixels settle into the rest after the move (``Settling``, an opaque
