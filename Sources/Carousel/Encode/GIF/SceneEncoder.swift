@@ -386,17 +386,15 @@ struct SceneEncoder: Sendable {
     }
 
     /// Whether a pixel that stands still from the frame before (`before`) to planned frame
-    /// `first`, opaque and outside the overlays, may change on screen when it is drawn again
-    /// after a clear with `palette`: it shows a colour of `before` that `palette` lacks, or
-    /// one other than its own (a dithered pixel, which takes the entry of the pattern at its
-    /// new place in the layer). A pixel that shows its own colour, which `palette` holds,
-    /// takes that entry again.
+    /// `first`, opaque and outside the overlays, shows a colour of `before` that `palette`
+    /// lacks: drawn again after a clear, it would change on screen. One whose colour
+    /// `palette` holds takes that entry again (``ShownIndices``, seeded with the entries left).
     private func lacksStillColors(_ first: Int, before: ShownBefore, palette: [RGBA],
                                   picture: (Int) -> FramePicture) -> Bool {
         let w = plan.width, layerHeight = plan.layer.height
         let have = Set(palette)
         let lacking = before.palette.map { !have.contains($0) }
-        let words = before.palette.map(\.word)
+        guard lacking.contains(true) else { return false }
         var overlay = [Bool](repeating: false, count: w * layerHeight)
         forEachOverlayPixel(of: [before.frame, first]) { overlay[$0] = true }
         return picture(first).withRows { current in
@@ -405,7 +403,7 @@ struct SceneEncoder: Sendable {
                     let now = current(y), then = previous(y), row = y * before.row + before.offset
                     for x in 0..<w where now[x] == then[x] && now[x] >> 31 != 0 && !overlay[y * w + x] {
                         let entry = Int(before.entries[row + x])
-                        if entry < lacking.count && (lacking[entry] || words[entry] != now[x]) { return true }
+                        if entry < lacking.count && lacking[entry] { return true }
                     }
                 }
                 return false
@@ -828,6 +826,9 @@ struct SceneEncoder: Sendable {
         // The palette is designed from one in eight of the changed pixels; where those few
         // colours fit it exactly (or none was sampled), from all of them, so a frame of few
         // colours keeps every one exactly.
+        // What the first pass reserved (the overlays', and the rest's colours for the pixels that
+        // settle into it): the colours the group before left get an eighth on top.
+        let reservedFirst = reserved.count
         var palette: [RGBA] = [], exact = true
         var sparse = collect(sparse: true)
         // A frame that moved far from the hold, or shows an overlay the hold does not (a finger's
@@ -867,7 +868,8 @@ struct SceneEncoder: Sendable {
         if keepAgain {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: keepFrom, picture: picture,
-                                                              limit: keepsLeft ? SceneEncoder.leftColors(maxColors) : SceneEncoder.heldColors(maxColors))
+                                                              limit: keepsLeft ? min(SceneEncoder.heldColors(maxColors), reservedFirst + SceneEncoder.leftColors(maxColors))
+                                                                  : SceneEncoder.heldColors(maxColors))
             from = keptFrom
             drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
             sparse = collect(sparse: true)
@@ -1265,7 +1267,9 @@ struct SceneEncoder: Sendable {
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
     /// How many of a moving group's `maxColors` entries the colours the moving group before
-    /// left may take (``keepers(_:)``): an eighth. Measured with `python3
+    /// left may take (``keepers(_:)``), beside those the group reserved already (the overlays',
+    /// the rest's for pixels settling into it): an eighth. Measured, while slow groups kept
+    /// them too and before a group checked its own palette first, with `python3
     /// bench/transparent-check.py BIN --every 1 -- --spacing 16 --item-width 560 --script S`
     /// (pixels that change where the exact frames do not; SSIMULACRA2 on white over every
     /// frame, mean and worst), before keeping them / an eighth / three eighths / five eighths:
