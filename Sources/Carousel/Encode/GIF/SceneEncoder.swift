@@ -214,21 +214,31 @@ struct SceneEncoder: Sendable {
     func followers(_ groups: [PaletteGroup], targets: [Int: Int], carries: [Int: Int]) -> Set<Int> {
         guard redraws, dither != .diffusion else { return [] }
         var followers = Set<Int>()
-        for g in groups.indices.dropFirst() where groups[g].isMoving && groups[g - 1].isMoving {
-            guard targets[g] == nil, carries[g] == nil, groups[g - 1].frames.lowerBound > 0 else { continue }
-            // The group that ends the move shows the rest after it: it designs its own palette.
-            let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
-            guard !groups[g].frames.contains(lastOfMove) else { continue }
-            let x = plan.frames[groups[g - 1].frames.upperBound - 1].layerX
+        for g in groups.indices.dropFirst() where startsFromGroupBefore(groups, g) {
+            guard targets[g] == nil, carries[g] == nil else { continue }
             // One generation: a follower's palette was designed for the group before it, and
             // taken again and again it drifts from what the frames show (a slow drag's frames
             // fell by up to 1.55).
-            if !followers.contains(g - 1),
-               groups[g].frames.allSatisfy({ abs(plan.frames[$0].layerX - x) <= plan.width / SceneEncoder.holdPaletteSpread }) {
-                followers.insert(g)
-            }
+            if !followers.contains(g - 1), isSlow(groups, g) { followers.insert(g) }
         }
         return followers
+    }
+
+    /// Whether moving group `g` may start from what the moving group before it left
+    /// (``followers(_:targets:carries:)``, ``keepers(_:)``): not the group after the first of
+    /// all (which draws the whole frame, with a palette for all of it), and not the group that
+    /// ends a move, which shows the rest after it and designs its own palette.
+    private func startsFromGroupBefore(_ groups: [PaletteGroup], _ g: Int) -> Bool {
+        guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
+        let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
+        return !groups[g].frames.contains(lastOfMove)
+    }
+
+    /// Whether every view of group `g` lies within 1/``holdPaletteSpread`` of the width of the
+    /// last view of the group before it.
+    private func isSlow(_ groups: [PaletteGroup], _ g: Int) -> Bool {
+        let x = plan.frames[groups[g - 1].frames.upperBound - 1].layerX
+        return groups[g].frames.allSatisfy { abs(plan.frames[$0].layerX - x) <= plan.width / SceneEncoder.holdPaletteSpread }
     }
 
     /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
@@ -247,13 +257,7 @@ struct SceneEncoder: Sendable {
     /// with a palette for all of it).
     func keepers(_ groups: [PaletteGroup]) -> Set<Int> {
         guard redraws, dither != .diffusion else { return [] }
-        return Set(groups.indices.dropFirst().filter { g in
-            guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
-            let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
-            let x = plan.frames[groups[g - 1].frames.upperBound - 1].layerX
-            return !groups[g].frames.contains(lastOfMove)
-                && !groups[g].frames.allSatisfy({ abs(plan.frames[$0].layerX - x) <= plan.width / SceneEncoder.holdPaletteSpread })
-        })
+        return Set(groups.indices.dropFirst().filter { startsFromGroupBefore(groups, $0) && !isSlow(groups, $0) })
     }
 
     /// The moving groups of a move after a hold that is cleared under the move's
