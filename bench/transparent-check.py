@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Shimmer and SSIMULACRA2 of carousel's GIF on a transparent background.
 
-    python3 bench/transparent-check.py [BIN] [--every N] [--per-frame] [--against OLD_BIN] [-- RENDER OPTIONS...]
+    python3 bench/transparent-check.py [BIN] [--every N] [--per-frame] [--against OLD_BIN] [--beside]
+                                       [-- RENDER OPTIONS...]
     e.g.  python3 bench/transparent-check.py .build/release/carousel
 
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
@@ -22,11 +23,17 @@ in a channel, and the phases of it and the frame before (hold, move, drag, settl
 --against OLD_BIN, OLD_BIN's GIF of the same options is scored on the same frames too, and
 the frames whose scores differ are summed up: how many are lower and higher, and the largest
 drop and gain (frame: old -> new).
+With --beside, the same frames are scored for the same render on an opaque white background
+(`--background '#ffffffff'`; scored against the transparent exact frames on white, which are its
+own exact frames where no pixel is partly transparent)
+and for `pngquant 256` on each exact frame (RGBA, composited on white), and the three means
+are printed, with each scored frame's three scores under --per-frame: what the transparent
+background costs the GIF, and where pngquant stands.
 The sample banners fill the view, so no pixel turns transparent and no frame is cleared
 (docs/behaviour.md, *Transparent backgrounds*); `-- --spacing 16 --item-width 560` moves
 gaps over the items, which clears frames (and with `--colors` below 128, takes whole
 frames).
-Needs Pillow, numpy and ssimulacra2 (pip).
+Needs Pillow, numpy and ssimulacra2 (pip), and pngquant for --beside (apt-get install pngquant).
 """
 import io, json, os, struct, subprocess, sys, tempfile
 from pathlib import Path
@@ -144,11 +151,11 @@ def main():
     args = sys.argv[1:]
     exe = binary(args.pop(0) if args and not args[0].startswith("--") else ".build/release/carousel",
                  "transparent-check")
-    every, per_frame, against = 12, False, None
-    while args and args[0] in ("--every", "--per-frame", "--against"):
+    every, per_frame, against, beside = 12, False, None, False
+    while args and args[0] in ("--every", "--per-frame", "--against", "--beside"):
         flag = args.pop(0)
-        if flag == "--per-frame":
-            per_frame = True
+        if flag in ("--per-frame", "--beside"):
+            per_frame, beside = per_frame or flag == "--per-frame", beside or flag == "--beside"
             continue
         if not args:
             sys.exit(f"transparent-check: {flag} takes a value")
@@ -189,6 +196,16 @@ def main():
               f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {(len(scores) - 1) * every})")
         for line in lines:
             print(line)
+        if beside:
+            opaque = Path(tmp) / "opaque.gif"
+            run([exe, "render", *options, "--background", "#ffffffff", "--quiet", "-o", opaque], "transparent-check")
+            white = score(exact, expanded(opaque, frames), scored)
+            quantized = score(exact, {k: pngquant(folder / f"frame-{k:05d}.png", Path(tmp)) for k in scored}, scored)
+            print(f"beside: transparent {np.mean(scores):.2f}, opaque white {np.mean(white):.2f}, "
+                  f"pngquant 256 {np.mean(quantized):.2f} (means of the same {len(scores)} frames)")
+            if per_frame:
+                for k, t, w, q in zip(scored, scores, white, quantized):
+                    print(f"frame {k} ({frames[k]['phase']}): transparent {t:.2f}, opaque white {w:.2f}, pngquant {q:.2f}")
         if against:
             old = Path(tmp) / "against.gif"
             run([against, "render", *common, "-o", old], "transparent-check")
@@ -202,6 +219,18 @@ def main():
                 if side:
                     k, b, a = pick(side, key=lambda c: c[2] - c[1])
                     print(f"  {name}: frame {k}: {b:.2f} -> {a:.2f}")
+
+
+def pngquant(path, tmp):
+    """`pngquant 256` of the PNG at `path`, as RGBA."""
+    out = tmp / "pngquant.png"
+    try:
+        result = subprocess.run(["pngquant", "256", "--force", "--output", str(out), str(path)], capture_output=True)
+    except FileNotFoundError:
+        sys.exit("transparent-check: --beside needs pngquant (apt-get install pngquant)")
+    if result.returncode != 0:
+        sys.exit(f"transparent-check: pngquant failed on {path.name} (apt-get install pngquant)")
+    return np.asarray(Image.open(out).convert("RGBA")).astype(np.int16)
 
 
 def score(exact, shown, frames):
