@@ -254,6 +254,28 @@ import Testing
         return plan
     }
 
+    /// A quick drag on a transparent background whose gaps move: groups after a moving group
+    /// keep the colours it left (``SceneEncoder/keepers(_:)``), each designing its own palette
+    /// before it waits for that group.
+    static func quickDragPlan() throws -> FramePlan {
+        var options = CarouselRenderTests.transparentOptions(width: 120, height: 48, itemWidth: 100, spacing: 8)
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; drag -90 0.4; release; hold 0.5")
+        let plan = try Carousel(images: CarouselRenderTests.busyItems(4, width: 100, height: 48), options: options).plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+        try #require(encoder.keepers(encoder.groups).count >= 2, "groups keep the colours the groups before them left")
+        return plan
+    }
+
+    /// The plans the schedule's tests encode.
+    static func plan(_ name: String) throws -> FramePlan {
+        switch name {
+        case "slow drag": try slowDragPlan()
+        case "quick drag": try quickDragPlan()
+        default: try busyPlan()
+        }
+    }
+
     static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
         let writer = try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
         try SceneEncoder(plan: plan, colors: 256, dither: .ordered).encode(to: writer, progress: { _, _ in }, cores: cores)
@@ -280,9 +302,9 @@ import Testing
     }
 
     /// The bytes do not depend on how many workers share the tasks, nor on their timing; nor
-    /// where groups wait for the groups they follow.
-    @Test(arguments: [false, true]) func sameBytesOnAnyNumberOfCores(slowDrag: Bool) throws {
-        let plan = try slowDrag ? Self.slowDragPlan() : Self.busyPlan()
+    /// where groups wait for the groups they follow or keep the colours of.
+    @Test(arguments: ["busy", "slow drag", "quick drag"]) func sameBytesOnAnyNumberOfCores(plan name: String) throws {
+        let plan = try Self.plan(name)
         var gifs: [Data] = []
         for cores in [1, 2, 3, 7] {
             let sink = MemorySink()
@@ -336,7 +358,7 @@ import Testing
 
     /// A sink that fails partway stops the workers, and the encode throws its error; also
     /// where groups wait for the groups they follow.
-    @Test(arguments: [false, true]) func aSinkThatFailsPartwayEndsTheEncode(slowDrag: Bool) throws {
+    @Test(arguments: ["busy", "slow drag", "quick drag"]) func aSinkThatFailsPartwayEndsTheEncode(plan name: String) throws {
         final class FullDisk: ByteSink {
             var budget: Int
             init(budget: Int) { self.budget = budget }
@@ -345,7 +367,7 @@ import Testing
                 if budget < 0 { throw .output("full.gif", "No space left on device") }
             }
         }
-        let plan = try slowDrag ? Self.slowDragPlan() : Self.busyPlan()
+        let plan = try Self.plan(name)
         let whole = MemorySink()
         try Self.gif(plan, cores: 2, sink: whole)
         for cores in [1, 2, 7] {
@@ -354,6 +376,27 @@ import Testing
             }
         }
     }
+}
+
+/// A group that starts from the group before it waits for what that group left once, however
+/// often it asks, and a wait the run cancels gives nothing.
+@Test func aFollowWaitWaitsOnce() {
+    var waits = 0
+    let follow = SceneEncoder.FollowWait(whole: false) {
+        waits += 1
+        return SceneEncoder.Follow(palette: [RGBA(r: 1, g: 2, b: 3)], shown: [0, -1])
+    }
+    #expect(waits == 0, "nothing is waited for until it is asked")
+    #expect(follow.left?.shown == [0, -1])
+    #expect(follow.left?.palette == [RGBA(r: 1, g: 2, b: 3)])
+    #expect(waits == 1)
+    var cancelledWaits = 0
+    let cancelled = SceneEncoder.FollowWait(whole: true) {
+        cancelledWaits += 1
+        return nil
+    }
+    #expect(cancelled.left == nil && cancelled.left == nil)
+    #expect(cancelledWaits == 1)
 }
 
 extension SceneEncoder {

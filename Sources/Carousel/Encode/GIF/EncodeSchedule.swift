@@ -74,8 +74,8 @@ final class EncodeSchedule: @unchecked Sendable {
     private let lastCarry: [Int: Int]
     /// The groups that start from the colours the group before them left: those that may take
     /// that group's palette whole (``SceneEncoder/followers(_:targets:carries:)``), and those
-    /// whose still pixels may keep its colours (``SceneEncoder/keepers(_:)``). Each waits for
-    /// that group.
+    /// whose still pixels may keep its colours (``SceneEncoder/keepers(_:)``). Each starts when
+    /// its turn comes and, once its own palette is designed, waits for what that group left.
     private let waiting: Set<Int>
     private let followers: Set<Int>
     /// What each group before a waiting one left, until that one takes it.
@@ -151,11 +151,12 @@ final class EncodeSchedule: @unchecked Sendable {
     }
 
     /// The next task, once it may start, with its group's prepared rest, where its move
-    /// settles, the hold whose colours it carries, and what the group before left where it
-    /// follows that group; nil when the tasks are done or the run is cancelled. Every task a
-    /// claimed task waits for comes before it and is claimed already, so the wait ends.
+    /// settles, the hold whose colours it carries, and a wait for what the group before left
+    /// where it starts from that group (``SceneEncoder/FollowWait``, taken once its own palette
+    /// is designed); nil when the tasks are done or the run is cancelled. Every task a claimed
+    /// task waits for comes before it and is claimed already, so the wait ends.
     private func claim() -> (Job, SceneEncoder.PreparedScene?, SceneEncoder.Settling?, SceneEncoder.Carry?,
-                             SceneEncoder.Follow?)? {
+                             SceneEncoder.FollowWait?)? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, next < tasks.count, case .group(let g) = tasks[next], g >= writtenGroups + window {
@@ -178,20 +179,31 @@ final class EncodeSchedule: @unchecked Sendable {
                                restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX - rests[rest]!.regionX,
                                frame: encoder.groups[rest].frames.upperBound - 1)
         }
-        var follow = waiting.contains(g) ? left.removeValue(forKey: g - 1) : nil
-        follow?.whole = followers.contains(g)
+        let whole = followers.contains(g)
+        let follow = waiting.contains(g) ? SceneEncoder.FollowWait(whole: whole) { self.left(by: g - 1, whole: whole) } : nil
         return (task, rests[g], settling, carry, follow)
     }
 
     /// Whether what group `g` needs is ready: its own rest when prepared ahead, the rest its
-    /// move settles into (palette and settling map), the hold it carries colours from, and
-    /// what the group before left where `g` follows it. Called holding the lock.
+    /// move settles into (palette and settling map), and the hold it carries colours from
+    /// (what the group before left is waited for inside the task). Called holding the lock.
     private func isReady(_ g: Int) -> Bool {
         if prepared.contains(g) && rests[g] == nil { return false }
         if let rest = targets[g], rests[rest] == nil || settlingFrom[rest] == nil { return false }
         if let rest = carries[g], rests[rest] == nil { return false }
-        if waiting.contains(g), left[g - 1] == nil { return false }
         return true
+    }
+
+    /// What group `g` left for the group after it, once it has (a worker's wait, holding no
+    /// task's lock: `g` was claimed before the group that waits, and every task it waits for
+    /// was claimed before it, so the wait ends); nil when the run is cancelled first.
+    private func left(by g: Int, whole: Bool) -> SceneEncoder.Follow? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !cancelled, left[g] == nil { condition.wait() }
+        var follow = left.removeValue(forKey: g)
+        follow?.whole = whole
+        return follow
     }
 
     private func finish(_ store: () -> Void) {

@@ -201,13 +201,38 @@ struct SceneEncoder: Sendable {
         var whole = false
     }
 
+    /// What a group that starts from the group before it (a follower or a keeper) is handed
+    /// when it starts: which of the two it is, and a wait for what that group left
+    /// (``Follow``). The group designs its own palette before it waits, so the design runs
+    /// beside the group before's work instead of after it; what it takes is the same either
+    /// way. Used by one worker, for one group.
+    final class FollowWait {
+        /// Whether the group may take the palette whole (a follower).
+        let whole: Bool
+        private let wait: () -> Follow?
+        private var taken: Follow??
+
+        init(whole: Bool, wait: @escaping () -> Follow?) {
+            self.whole = whole
+            self.wait = wait
+        }
+
+        /// What the group before left, once it has; nil when the run is cancelled first.
+        var left: Follow? {
+            if let taken { return taken }
+            let follow = wait()
+            taken = .some(follow)
+            return follow
+        }
+    }
+
     /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
     /// groups whose every view lies within ``holdPaletteSpread`` of the last view of the moving
     /// group before them: a slow drag's frames, a pixel or two apart, which draw again after a
-    /// clear the pixels the group before drew. Such a group waits for that group, starts from
-    /// the colours it left on screen (``Follow``), and takes its palette whole where it serves
-    /// the group's sampled pixels about as well as a palette of its own
-    /// (``followErrorPercent``). Left out: a group whose move a rest follows, or that takes a
+    /// clear the pixels the group before drew. Such a group waits for that group (once its own
+    /// palette is designed, ``FollowWait``), starts from the colours it left on screen
+    /// (``Follow``), and takes its palette whole where it serves the group's sampled pixels
+    /// about as well as a palette of its own (``followErrorPercent``). Left out: a group whose move a rest follows, or that takes a
     /// hold's colours (`targets`, ``carrySources(_:)``), the group that ends a move, a group
     /// after the first (which draws the whole frame, with a palette for all of it), and a
     /// group that another follows (one generation).
@@ -244,11 +269,12 @@ struct SceneEncoder: Sendable {
     /// Where frames are cleared (and still pixels keep their entry, ``ShownIndices``), the moving
     /// groups after a moving group that are not slow enough to follow it
     /// (``followers(_:targets:carries:)``): a view lies more than 1/``holdPaletteSpread`` of the
-    /// width from the group before's last. Each waits for that group and, where its own
-    /// palette lacks a colour that a pixel standing still since shows, keeps the colours that
-    /// group left (``Follow``) for those pixels, up to ``leftColors(_:)`` entries
-    /// (``keepHoldColors``): drawn again after a clear with its own palette's entries, they
-    /// changed on screen where the exact frames do not. Those colours stand in for the hold's
+    /// width from the group before's last. Each waits for that group (once its own palette is
+    /// designed, ``FollowWait``) and, where its own palette lacks a colour that a pixel
+    /// standing still since shows, keeps the colours that group left (``Follow``) for those
+    /// pixels, up to ``leftColors(_:)`` entries (``keepHoldColors``): drawn again after a
+    /// clear with its own palette's entries, they changed on screen where the exact frames do
+    /// not. Those colours stand in for the hold's
     /// before the move (``Carry``), which the group before kept where its pixels stood still
     /// since that hold. Left out: the group that ends a move, which shows the rest after it
     /// with a palette of its own (its still pixels change there, once); slow groups, whose
@@ -629,7 +655,7 @@ struct SceneEncoder: Sendable {
     /// move's end frame close to a hold may take that hold's palette whole
     /// (``holdBeside(_:move:restRedraws:settling:carry:)``).
     func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?, carry: Carry? = nil,
-                 follow: Follow? = nil, picture: (Int) -> FramePicture) -> PreparedScene {
+                 follow: FollowWait? = nil, picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none || redraws, let previous {
             return prepareMovingFrames(group.frames, previous: previous, settling: settling, carry: carry, follow: follow,
                                        picture: picture)
@@ -646,7 +672,7 @@ struct SceneEncoder: Sendable {
     /// stays, cost an eighth. Where the sampled colours fit the palette exactly, it is
     /// designed again from every changed pixel, so frames of few colours stay exact.
     private func prepareMovingFrames(_ group: Range<Int>, previous: FramePicture, settling: Settling?, carry: Carry?,
-                                     follow: Follow? = nil,
+                                     follow: FollowWait? = nil,
                                      picture: (Int) -> FramePicture) -> PreparedScene {
         let w = plan.width, layerHeight = plan.layer.height, layerWidth = plan.layer.width
         let xs = group.map { plan.frames[$0].layerX }
@@ -669,11 +695,11 @@ struct SceneEncoder: Sendable {
         // Where the frame takes a palette whole: a hold's (below), or the group before's where it
         // follows that group.
         var takesWhole = false
-        // The colours the moving group before left, where the group does not follow it: they
+        // The colours the moving group before left, where the group keeps them (a keeper): they
         // stand in for the hold's it carries (see ``keepers(_:)``), and are kept once the
         // group's own palette is known to lack some (below).
-        let left = follow.flatMap { $0.whole ? nil : ShownBefore($0, frame: group.lowerBound - 1, width: w) }
-        let carry = left == nil ? carry : nil
+        let isKeeper = follow.map { !$0.whole } ?? false
+        let carry = isKeeper ? nil : carry
         let before = carry.map(ShownBefore.init)
         if keyed, restRedraws || before != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
@@ -846,10 +872,10 @@ struct SceneEncoder: Sendable {
         var keepAgain = false, keepFrom = before, keepsLeft = false
         if let follow, follow.whole, !sparse.sample.isEmpty {
             let own = design(sparse), points = SceneEncoder.samplePoints(sparse.sample)
-            if !own.exact && SceneEncoder.sampleError(follow.palette, points) * 100
+            if !own.exact, let left = follow.left, SceneEncoder.sampleError(left.palette, points) * 100
                 <= SceneEncoder.sampleError(own.palette, points) * SceneEncoder.followErrorPercent {
                 takesWhole = true
-                reserved = follow.palette
+                reserved = left.palette
             } else {
                 designed = own
             }
@@ -860,10 +886,11 @@ struct SceneEncoder: Sendable {
         // The colours the group before left are kept where the group's own palette lacks one
         // that a pixel standing still since shows: drawn again with another entry, it would
         // change on screen. A palette that has them all is kept as it is.
-        if let shown = left, !takesWhole, !sparse.sample.isEmpty {
+        if isKeeper, !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
             designed = own
-            if lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
+            if let left = follow?.left, let shown = ShownBefore(left, frame: group.lowerBound - 1, width: w),
+               lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
                 keepAgain = true
                 keepFrom = shown
                 keepsLeft = true
@@ -1109,7 +1136,7 @@ struct SceneEncoder: Sendable {
     /// where it can be (a group whose worker starts before the other's has made it makes
     /// its own).
     func encodeGroup(_ g: Int, scene ready: PreparedScene?, settling: Settling?, carry: Carry? = nil,
-                     follow: Follow? = nil, handoff: PictureHandoff? = nil,
+                     follow: FollowWait? = nil, handoff: PictureHandoff? = nil,
                      leaves: ((Follow) -> Void)? = nil) -> [Result<EncodedFrame, CarouselError>] {
         let frames = plan.frames, group = groups[g]
         let last = group.frames.upperBound - 1
@@ -1144,7 +1171,7 @@ struct SceneEncoder: Sendable {
         // colours that one left.
         var shown = redraws && (group.frames.count > 1 || leaves != nil || follow != nil) && dither != .diffusion
             ? ShownIndices(width: plan.width, height: plan.height) : nil
-        if let follow, let pictureBefore {
+        if let follow = follow?.left, let pictureBefore {
             if scene.palette == follow.palette {
                 shown?.seed(follow.shown, picture: pictureBefore)
             } else if !follow.whole {
