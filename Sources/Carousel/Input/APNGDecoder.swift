@@ -32,25 +32,19 @@ public struct APNGDecoder: Sendable {
         var plays = 0
         var controls: [Range<Int>] = []
         var payloads: [[UInt8]] = []
-        var at = 8
-        while at + 12 <= bytes.count {
-            let length = u32(at)
-            guard length <= bytes.count - at - 12 else { throw fail("truncated file") }
-            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
-            let body = (at + 8)..<(at + 8 + length)
-            at += 12 + length
+        let whole = PNGChunks.forEach(in: bytes) { type, body in
             switch type {
             case "IHDR": header = body
-            case "acTL" where length == 8: plays = u32(body.lowerBound + 4)
-            case "fcTL" where length == 26:
+            case "acTL" where body.count == 8: plays = u32(body.lowerBound + 4)
+            case "fcTL" where body.count == 26:
                 controls.append(body)
                 payloads.append([])
             case "IDAT" where !payloads.isEmpty: payloads[payloads.count - 1] += bytes[body]
-            case "fdAT" where !payloads.isEmpty && length >= 4: payloads[payloads.count - 1] += bytes[(body.lowerBound + 4)..<body.upperBound]
-            case "IEND": at = bytes.count
+            case "fdAT" where !payloads.isEmpty && body.count >= 4: payloads[payloads.count - 1] += bytes[(body.lowerBound + 4)..<body.upperBound]
             default: break
             }
         }
+        guard whole else { throw fail("truncated file") }
         guard let header, header.count == 13, !controls.isEmpty else { throw fail("not an animated PNG (no acTL and fcTL)") }
         width = u32(header.lowerBound)
         height = u32(header.lowerBound + 4)

@@ -110,23 +110,20 @@ enum Deinterlacer {
         var header: [UInt8]?
         var kept: [(type: String, body: ArraySlice<UInt8>)] = []
         var segments: [UnsafeBufferPointer<UInt8>] = []
-        var offset = 8
-        while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            guard offset + 12 + length <= bytes.count else { break }
-            let type = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8)]), as: UTF8.self)
-            let body = UnsafeBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
-            offset += 12 + length
+        // libpng accepted the file before it comes here; a chunk that runs past the end ends the walk.
+        PNGChunks.forEach(in: bytes) { type, range in
+            let body = UnsafeBufferPointer(rebasing: bytes[range])
             switch type {
             case "IHDR" where header == nil:
                 header = Array(body)
             case "IDAT":
                 segments.append(body)
             case "IEND":
-                offset = bytes.count
+                break
             default:
-                let stored = UInt(bytes[offset - 4]) << 24 | UInt(bytes[offset - 3]) << 16 | UInt(bytes[offset - 2]) << 8 | UInt(bytes[offset - 1])
-                let computed = UInt(crc32(0, bytes.baseAddress! + offset - 8 - length, uInt(length + 4)))
+                let end = range.upperBound
+                let stored = UInt(bytes[end]) << 24 | UInt(bytes[end + 1]) << 16 | UInt(bytes[end + 2]) << 8 | UInt(bytes[end + 3])
+                let computed = UInt(crc32(0, bytes.baseAddress! + range.lowerBound - 4, uInt(range.count + 4)))
                 if segments.isEmpty && computed == stored && type != "IHDR" { kept.append((type, Array(body)[...])) }
             }
         }

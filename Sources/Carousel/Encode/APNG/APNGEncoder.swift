@@ -92,14 +92,8 @@ public struct APNGEncoder: AnimationEncoder {
     /// The chunks of a PNG libpng wrote.
     static func chunks(of png: Data) -> [(type: String, body: Data)] {
         let bytes = [UInt8](png)
-        var out: [(String, Data)] = []
-        var at = 8
-        while at + 12 <= bytes.count {
-            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            guard at + 12 + length <= bytes.count else { break }
-            out.append((String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self), Data(bytes[(at + 8)..<(at + 8 + length)])))
-            at += 12 + length
-        }
+        var out: [(type: String, body: Data)] = []
+        PNGChunks.forEach(in: bytes) { out.append(($0, Data(bytes[$1]))) }
         return out
     }
 
