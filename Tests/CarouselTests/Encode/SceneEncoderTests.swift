@@ -254,16 +254,23 @@ import Testing
         return plan
     }
 
-    /// A quick drag on a transparent background whose gaps move: groups after a moving group
-    /// keep the colours it left (``SceneEncoder/keepers(_:)``), each designing its own palette
-    /// before it waits for that group.
+    /// A quick drag on a transparent background whose gaps move, over a band that stands still
+    /// (``CarouselRenderTests/bandedDrag(fps:)``): groups after a moving group keep the colours
+    /// it left (``SceneEncoder/keepers(_:)``) and the hold's before the drag, each designing its
+    /// own palette before it waits for that group; what a keeper is left changes its frames.
     static func quickDragPlan() throws -> FramePlan {
-        var options = CarouselRenderTests.transparentOptions(width: 120, height: 48, itemWidth: 100, spacing: 8)
-        options.dots.placement = .none
-        options.script = try Script(parsing: "hold 0.3; drag -90 0.4; release; hold 0.5")
-        let plan = try Carousel(images: CarouselRenderTests.busyItems(4, width: 100, height: 48), options: options).plan().binaryAlpha()
+        let plan = try CarouselRenderTests.bandedDrag(fps: 25).plan().binaryAlpha()
         let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
-        try #require(encoder.keepers(encoder.groups).count >= 2, "groups keep the colours the groups before them left")
+        let keepers = encoder.keepers(encoder.groups).sorted(), carries = encoder.carrySources(encoder.groups)
+        try #require(keepers.count >= 2 && keepers.allSatisfy { carries[$0] != nil })
+        let g = keepers[0]
+        var left: SceneEncoder.Follow?
+        _ = encoder.encodeGroup(g - 1, scene: nil, settling: nil, leaves: { left = $0 })
+        func frames(_ follow: SceneEncoder.Follow?) -> [[UInt8]] {
+            encoder.encodeGroup(g, scene: nil, settling: nil, follow: SceneEncoder.FollowWait(whole: false) { follow })
+                .map { (try? $0.get())?.bytes ?? [] }
+        }
+        try #require(left != nil && frames(left) != frames(nil), "group \(g) keeps what group \(g - 1) left")
         return plan
     }
 
@@ -376,6 +383,14 @@ import Testing
             }
         }
     }
+}
+
+/// A wait for what a group left ends with nothing when the run is cancelled.
+@Test func aCancelledRunEndsTheWaitForWhatAGroupLeft() throws {
+    let schedule = EncodeSchedule(encoder: SceneEncoder(plan: try EncodeScheduleTests.quickDragPlan(), colors: 256,
+                                                        dither: .ordered), cores: 1)
+    DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { schedule.cancel() }
+    #expect(schedule.left(by: 1, whole: false) == nil)
 }
 
 /// A group that starts from the group before it waits for what that group left once, however

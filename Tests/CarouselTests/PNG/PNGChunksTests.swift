@@ -61,7 +61,7 @@ struct PNGChunksTests {
         #expect(decoded.frames.count == reference.frames.count && decoded.frames.count > 2)
         #expect(zip(decoded.frames, reference.frames).allSatisfy { differingPixels($0, $1) == 0 })
         #expect(decoded.delays.map { [$0.numerator, $0.denominator] } == reference.delays.map { [$0.0, $0.1] })
-        // Cut 20 bytes into the first frame's image data.
+        // Cut 12 bytes into the first frame's image data (its IDAT chunk's body).
         let idat = try #require([UInt8](data).firstRange(of: Array("IDAT".utf8))).lowerBound
         #expect(throws: PNGError.invalid(file: "cut.apng", reason: "truncated file")) {
             try APNGDecoder(data.prefix(idat + 16), name: "cut.apng")

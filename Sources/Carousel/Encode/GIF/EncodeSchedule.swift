@@ -197,7 +197,7 @@ final class EncodeSchedule: @unchecked Sendable {
     /// What group `g` left for the group after it, once it has (a worker's wait, holding no
     /// task's lock: `g` was claimed before the group that waits, and every task it waits for
     /// was claimed before it, so the wait ends); nil when the run is cancelled first.
-    private func left(by g: Int, whole: Bool) -> SceneEncoder.Follow? {
+    func left(by g: Int, whole: Bool) -> SceneEncoder.Follow? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, left[g] == nil { condition.wait() }

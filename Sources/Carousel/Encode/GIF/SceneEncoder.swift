@@ -698,6 +698,9 @@ struct SceneEncoder: Sendable {
         // The colours the moving group before left, where the group keeps them (a keeper): they
         // stand in for the hold's it carries (see ``keepers(_:)``), and are kept once the
         // group's own palette is known to lack some (below).
+        // What the group before left always stands in: a keeper's background is keyed, so its
+        // palettes leave an index past their end (255 entries at most, ``ShownBefore``), and
+        // the group before, which a group waits for, always marks what it shows.
         let isKeeper = follow.map { !$0.whole } ?? false
         let carry = isKeeper ? nil : carry
         let before = carry.map(ShownBefore.init)
