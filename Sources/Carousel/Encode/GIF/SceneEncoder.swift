@@ -232,10 +232,10 @@ struct SceneEncoder: Sendable {
     /// clear the pixels the group before drew. Such a group waits for that group (once its own
     /// palette is designed, ``FollowWait``), starts from the colours it left on screen
     /// (``Follow``), and takes its palette whole where it serves the group's sampled pixels
-    /// about as well as a palette of its own (``followErrorPercent``). Left out: a group whose move a rest follows, or that takes a
-    /// hold's colours (`targets`, ``carrySources(_:)``), the group that ends a move, a group
-    /// after the first (which draws the whole frame, with a palette for all of it), and a
-    /// group that another follows (one generation).
+    /// about as well as a palette of its own (``followErrorPercent``). Left out: a group whose
+    /// move a rest follows, or that takes a hold's colours (`targets`, ``carrySources(_:)``),
+    /// the group that ends a move, a group after the first (which draws the whole frame, with a
+    /// palette for all of it), and a group that another follows (one generation).
     func followers(_ groups: [PaletteGroup], targets: [Int: Int], carries: [Int: Int]) -> Set<Int> {
         guard redraws, dither != .diffusion else { return [] }
         var followers = Set<Int>()
@@ -274,9 +274,8 @@ struct SceneEncoder: Sendable {
     /// standing still since shows, keeps the colours that group left (``Follow``) for those
     /// pixels, up to ``leftColors(_:)`` entries (``keepHoldColors``): drawn again after a
     /// clear with its own palette's entries, they changed on screen where the exact frames do
-    /// not. Those colours stand in for the hold's
-    /// before the move (``Carry``), which the group before kept where its pixels stood still
-    /// since that hold. Left out: the group that ends a move, which shows the rest after it
+    /// not. Those colours stand in for the hold's before the move (``Carry``), which the group
+    /// before kept where its pixels stood still since that hold. Left out: the group that ends a move, which shows the rest after it
     /// with a palette of its own (its still pixels change there, once); slow groups, whose
     /// palettes kept again and again leave their moving pixels ever fewer entries (measured at
     /// ``leftColors(_:)``); and the group after the first of all (which draws the whole frame,
@@ -342,7 +341,7 @@ struct SceneEncoder: Sendable {
         // the frames before it, so those that show it are the group's first frames.
         var carriedThrough = [Int32](repeating: -1, count: carry == nil ? 0 : w * layerHeight)
         if let carry {
-            let hold = FramePicture(plan, frame: carry.frame)
+            let hold = carry.picture
             // Overlays draw over the layer: their pixels are left to each frame.
             var still = [Bool](repeating: true, count: w * layerHeight)
             forEachOverlayPixel(of: [carry.frame] + Array(group)) { still[$0] = false }
@@ -428,7 +427,7 @@ struct SceneEncoder: Sendable {
         var overlay = [Bool](repeating: false, count: w * layerHeight)
         forEachOverlayPixel(of: [before.frame, first]) { overlay[$0] = true }
         return picture(first).withRows { current in
-            FramePicture(plan, frame: before.frame).withRows { previous in
+            before.picture.withRows { previous in
                 for y in 0..<layerHeight {
                     let now = current(y), then = previous(y), row = y * before.row + before.offset
                     for x in 0..<w where now[x] == then[x] && now[x] >> 31 != 0 && !overlay[y * w + x] {
@@ -447,6 +446,8 @@ struct SceneEncoder: Sendable {
     struct ShownBefore {
         /// The planned frame before the group.
         let frame: Int
+        /// Its picture, made once for the group's checks (``lacksStillColors``, ``keepHoldColors``).
+        let picture: FramePicture
         let palette: [RGBA]
         /// Each layer-row screen pixel's entry, at `y * row + offset + x`; past the palette's
         /// end where the pixel keeps no colour.
@@ -455,24 +456,26 @@ struct SceneEncoder: Sendable {
         let offset: Int
 
         /// A hold's colours, drawn from its prepared region.
-        init(_ carry: Carry) {
+        init(_ carry: Carry, plan: FramePlan) {
             frame = carry.frame
+            picture = FramePicture(plan, frame: carry.frame)
             palette = carry.rest.palette
             entries = carry.rest.indices
             row = carry.rest.regionWidth
             offset = carry.restOffset
         }
 
-        /// The colours the moving group before left (a canvas `width` wide), shown at planned
+        /// The colours the moving group before left (on the plan's canvas), shown at planned
         /// `frame`; nil for a palette of 256 entries, which leaves no index past its end (a
         /// transparent background's palettes have at most 255).
-        init?(_ follow: Follow, frame: Int, width: Int) {
+        init?(_ follow: Follow, frame: Int, plan: FramePlan) {
             guard follow.palette.count < 256, !follow.shown.isEmpty else { return nil }
             self.frame = frame
+            picture = FramePicture(plan, frame: frame)
             palette = follow.palette
             let none = UInt8(follow.palette.count)
             entries = follow.shown.map { $0 < 0 ? none : UInt8(truncatingIfNeeded: $0) }
-            row = width
+            row = plan.width
             offset = 0
         }
     }
@@ -697,13 +700,12 @@ struct SceneEncoder: Sendable {
         var takesWhole = false
         // The colours the moving group before left, where the group keeps them (a keeper): they
         // stand in for the hold's it carries (see ``keepers(_:)``), and are kept once the
-        // group's own palette is known to lack some (below).
-        // What the group before left always stands in: a keeper's background is keyed, so its
-        // palettes leave an index past their end (255 entries at most, ``ShownBefore``), and
-        // the group before, which a group waits for, always marks what it shows.
+        // group's own palette is known to lack some (below). They always can: a keeper's
+        // background is keyed, so its palettes leave an index past their end (255 entries at
+        // most, ``ShownBefore``), and the group before, which it waits for, marks what it shows.
         let isKeeper = follow.map { !$0.whole } ?? false
         let carry = isKeeper ? nil : carry
-        let before = carry.map(ShownBefore.init)
+        let before = carry.map { ShownBefore($0, plan: plan) }
         if keyed, restRedraws || before != nil {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
@@ -892,7 +894,7 @@ struct SceneEncoder: Sendable {
         if isKeeper, !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
             designed = own
-            if let left = follow?.left, let shown = ShownBefore(left, frame: group.lowerBound - 1, width: w),
+            if let left = follow?.left, let shown = ShownBefore(left, frame: group.lowerBound - 1, plan: plan),
                lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
                 keepAgain = true
                 keepFrom = shown
