@@ -18,6 +18,42 @@ struct QuantizerTests {
         #expect(differingPixels(frame.expanded(), image) == 0)
     }
 
+    /// `distinctColors` against the same walk with a `Set`: the opaque colours in order of first
+    /// appearance, or nil past the limit. Colours of a grey ramp, of a ramp in red alone, and
+    /// scattered colours, with runs and transparent pixels between.
+    @Test(arguments: [1, 2, 63, 64, 200, 255])
+    func distinctColorsInOrderOfFirstAppearance(_ limit: Int) {
+        func reference(_ image: RGBAImage) -> [RGBA]? {
+            var seen = Set<RGBA>(), colours: [RGBA] = []
+            for k in 0..<(image.width * image.height) {
+                let p = Array(image.pixels[(4 * k)..<(4 * k + 4)])
+                guard p[3] >= 128 else { continue }
+                let c = RGBA(r: p[0], g: p[1], b: p[2])
+                if seen.insert(c).inserted { colours.append(c) }
+            }
+            return colours.count <= limit ? colours : nil
+        }
+        for (count, colour) in [(256, { (k: Int) in RGBA(r: UInt8(k), g: UInt8(k), b: UInt8(k)) }),
+                                (64, { (k: Int) in RGBA(r: UInt8(k * 4), g: 0, b: 0) }),
+                                (limit, { (k: Int) in RGBA(r: UInt8(k), g: UInt8(255 - k), b: 7) }),
+                                (limit + 1, { (k: Int) in
+                                    // Scattered colours, some of whose slots collide in runs.
+                                    let v = UInt32(truncatingIfNeeded: k &* 22_695_477 &+ 1)
+                                    return RGBA(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+                                })] {
+            for shown in [count, limit, limit + 1] where shown > 0 && shown <= count {
+                var image = RGBAImage(width: 128, height: 128)
+                for i in 0..<(128 * 128) {
+                    // Each colour over a run of three, in a scrambled order, every seventh pixel transparent.
+                    let k = (i / 3 * 37) % shown
+                    image[i % 128, i / 128] = i % 7 == 6 ? RGBA(r: 9, g: 9, b: 9, a: 0) : colour(k)
+                }
+                #expect(Quantizer.distinctColors(image, limit: limit) == reference(image),
+                        "\(shown) of \(count) colours, limit \(limit)")
+            }
+        }
+    }
+
     @Test func medianCutOnManyColors() {
         var image = RGBAImage(width: 64, height: 64)
         for y in 0..<64 {
@@ -841,7 +877,7 @@ struct QuantizerTests {
                                    transparentIndex: nil, originX: 3, only: nil, undithered: plain)
         var differs = 0
         for i in plain.indices {
-            let c = image[i % 40, i / 40]
+            let c = image[i % 128, i / 128]
             let expected = plain[i] ? mapper.nearest(Int32(c.r), Int32(c.g), Int32(c.b)) : dithered[i]
             #expect(masked[i] == expected, "pixel \(i)")
             if plain[i] && dithered[i] != expected { differs += 1 }
