@@ -18,18 +18,20 @@ struct QuantizerTests {
         #expect(differingPixels(frame.expanded(), image) == 0)
     }
 
-    /// `distinctColors` against the same walk with a `Set`: the opaque colours in order of first
-    /// appearance, or nil past the limit. Colours of a grey ramp, of a ramp in red alone, and
-    /// scattered colours, with runs and transparent pixels between.
-    @Test(arguments: [1, 2, 63, 64, 200, 255])
+    /// `distinctColors` against the same walk with a `Set`: the opaque colours (alpha 128 and
+    /// up) in order of first appearance, or nil past the limit. Four sets of colours: a grey
+    /// ramp, a ramp in red alone, a ramp across red and green, and scattered colours whose
+    /// slots collide in runs; each over runs of three in a scrambled order, with pixels of
+    /// alpha 127 and 128 between.
+    @Test(arguments: [1, 2, 63, 64, 200, 255, 256])
     func distinctColorsInOrderOfFirstAppearance(_ limit: Int) {
         func reference(_ image: RGBAImage) -> [RGBA]? {
             var seen = Set<RGBA>(), colours: [RGBA] = []
-            for k in 0..<(image.width * image.height) {
-                let p = Array(image.pixels[(4 * k)..<(4 * k + 4)])
-                guard p[3] >= 128 else { continue }
-                let c = RGBA(r: p[0], g: p[1], b: p[2])
-                if seen.insert(c).inserted { colours.append(c) }
+            for y in 0..<image.height {
+                for x in 0..<image.width where image[x, y].a >= 128 {
+                    let c = RGBA(r: image[x, y].r, g: image[x, y].g, b: image[x, y].b)
+                    if seen.insert(c).inserted { colours.append(c) }
+                }
             }
             return colours.count <= limit ? colours : nil
         }
@@ -37,21 +39,24 @@ struct QuantizerTests {
                                 (64, { (k: Int) in RGBA(r: UInt8(k * 4), g: 0, b: 0) }),
                                 (limit, { (k: Int) in RGBA(r: UInt8(k), g: UInt8(255 - k), b: 7) }),
                                 (limit + 1, { (k: Int) in
-                                    // Scattered colours, some of whose slots collide in runs.
                                     let v = UInt32(truncatingIfNeeded: k &* 22_695_477 &+ 1)
                                     return RGBA(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
                                 })] {
-            for shown in [count, limit, limit + 1] where shown > 0 && shown <= count {
+            for shown in Set([count, limit, limit + 1]) where shown <= count {
                 var image = RGBAImage(width: 128, height: 128)
                 for i in 0..<(128 * 128) {
-                    // Each colour over a run of three, in a scrambled order, every seventh pixel transparent.
-                    let k = (i / 3 * 37) % shown
-                    image[i % 128, i / 128] = i % 7 == 6 ? RGBA(r: 9, g: 9, b: 9, a: 0) : colour(k)
+                    // Every seventh pixel not opaque (alpha 127, a colour of the grey ramp); every
+                    // fifth run at alpha 128, which counts as opaque.
+                    var c = colour((i / 3 * 37) % shown)
+                    if i / 3 % 5 == 0 { c.a = 128 }
+                    image[i % 128, i / 128] = i % 7 == 6 ? RGBA(r: 9, g: 9, b: 9, a: 127) : c
                 }
                 #expect(Quantizer.distinctColors(image, limit: limit) == reference(image),
                         "\(shown) of \(count) colours, limit \(limit)")
             }
         }
+        #expect(Quantizer.distinctColors(RGBAImage(width: 0, height: 0), limit: limit) == [])
+        #expect(Quantizer.distinctColors(RGBAImage(width: 5, height: 3), limit: limit) == [])
     }
 
     @Test func medianCutOnManyColors() {
@@ -877,7 +882,7 @@ struct QuantizerTests {
                                    transparentIndex: nil, originX: 3, only: nil, undithered: plain)
         var differs = 0
         for i in plain.indices {
-            let c = image[i % 128, i / 128]
+            let c = image[i % 40, i / 40]
             let expected = plain[i] ? mapper.nearest(Int32(c.r), Int32(c.g), Int32(c.b)) : dithered[i]
             #expect(masked[i] == expected, "pixel \(i)")
             if plain[i] && dithered[i] != expected { differs += 1 }

@@ -141,15 +141,17 @@ public struct Quantizer: Sendable {
 
     /// The opaque colours of `image` in order of first appearance, or `nil` when there are more than `limit`.
     ///
-    /// The colours met are kept in a small open-addressed table of at least twice `limit` + 1
-    /// slots, so it never fills. A grey or few-coloured picture is read to its end, and with
-    /// a `Set` the hashing and inserting of every pixel that differs from its left neighbour
-    /// took 5.6% of the CPU samples of the benchmark's `others` render (two grey pictures
-    /// among six); its instructions went from 7.235 to 6.838 G (`bench/render-instructions.py`,
-    /// the same bytes).
+    /// The colours met are kept in an open-addressed table of at least 2 x (`limit` + 1) slots
+    /// (fewer for an image of fewer pixels; never fewer than 64), so it is never half full. A
+    /// grey or few-coloured picture is read to its end, and with a `Set` the hashing and
+    /// inserting of every pixel that differs from its left neighbour took 5.6% of the CPU
+    /// samples of the benchmark's `others` render (two grey pictures among six); the render's
+    /// instructions went from 7.235 to 6.838 G (`bench/render-instructions.py`, the same bytes).
     static func distinctColors(_ image: RGBAImage, limit: Int) -> [RGBA]? {
+        // No image has more colours than pixels: the table need not hold more.
+        let held = min(limit, image.pixels.count / 4)
         var capacity = 64
-        while capacity < 2 * (limit + 1) { capacity <<= 1 }
+        while capacity < 2 * (held + 1) { capacity <<= 1 }
         let mask = capacity - 1
         // A slot holds a colour (24 bits) or `.max`, empty.
         var table = [UInt32](repeating: .max, count: capacity)
