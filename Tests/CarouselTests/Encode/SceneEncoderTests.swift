@@ -390,7 +390,7 @@ import Testing
     let schedule = EncodeSchedule(encoder: SceneEncoder(plan: try EncodeScheduleTests.quickDragPlan(), colors: 256,
                                                         dither: .ordered), cores: 1)
     DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { schedule.cancel() }
-    #expect(schedule.left(by: 1, whole: false) == nil)
+    #expect(schedule.left(by: 1) == nil)
 }
 
 /// A group that starts from the group before it waits for what that group left once, however

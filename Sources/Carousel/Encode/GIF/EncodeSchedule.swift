@@ -179,8 +179,7 @@ final class EncodeSchedule: @unchecked Sendable {
                                restOffset: encoder.plan.frames[encoder.groups[rest].frames.lowerBound].layerX - rests[rest]!.regionX,
                                frame: encoder.groups[rest].frames.upperBound - 1)
         }
-        let whole = followers.contains(g)
-        let follow = waiting.contains(g) ? SceneEncoder.FollowWait(whole: whole) { self.left(by: g - 1, whole: whole) } : nil
+        let follow = waiting.contains(g) ? SceneEncoder.FollowWait(whole: followers.contains(g)) { self.left(by: g - 1) } : nil
         return (task, rests[g], settling, carry, follow)
     }
 
@@ -197,13 +196,11 @@ final class EncodeSchedule: @unchecked Sendable {
     /// What group `g` left for the group after it, once it has (a worker's wait, holding no
     /// task's lock: `g` was claimed before the group that waits, and every task it waits for
     /// was claimed before it, so the wait ends); nil when the run is cancelled first.
-    func left(by g: Int, whole: Bool) -> SceneEncoder.Follow? {
+    func left(by g: Int) -> SceneEncoder.Follow? {
         condition.lock()
         defer { condition.unlock() }
         while !cancelled, left[g] == nil { condition.wait() }
-        var follow = left.removeValue(forKey: g)
-        follow?.whole = whole
-        return follow
+        return left.removeValue(forKey: g)
     }
 
     private func finish(_ store: () -> Void) {

@@ -196,9 +196,6 @@ struct SceneEncoder: Sendable {
     struct Follow: Sendable {
         let palette: [RGBA]
         let shown: [Int16]
-        /// Whether the group after may take the palette whole (a follower, ``followers(_:targets:carries:)``);
-        /// otherwise its pixels that stand still may keep the colours left (``keepers(_:)``).
-        var whole = false
     }
 
     /// What a group that starts from the group before it (a follower or a keeper) is handed
@@ -207,7 +204,8 @@ struct SceneEncoder: Sendable {
     /// beside the group before's work instead of after it; what it takes is the same either
     /// way. Used by one worker, for one group.
     final class FollowWait {
-        /// Whether the group may take the palette whole (a follower).
+        /// Whether the group may take the palette whole (a follower, ``followers(_:targets:carries:)``);
+        /// otherwise its pixels that stand still may keep the colours left (``keepers(_:)``).
         let whole: Bool
         private let wait: () -> Follow?
         private var taken: Follow??
@@ -465,17 +463,17 @@ struct SceneEncoder: Sendable {
             offset = carry.restOffset
         }
 
-        /// The colours the moving group before left (on the plan's canvas), shown at planned
-        /// `frame`; nil for a palette of 256 entries, which leaves no index past its end (a
-        /// transparent background's palettes have at most 255).
-        init?(_ follow: Follow, frame: Int, plan: FramePlan) {
+        /// The colours the moving group before left (on a canvas `picture` wide), shown at
+        /// planned `frame`, whose picture is `picture`; nil for a palette of 256 entries, which
+        /// leaves no index past its end (a transparent background's palettes have at most 255).
+        init?(_ follow: Follow, frame: Int, picture: FramePicture) {
             guard follow.palette.count < 256, !follow.shown.isEmpty else { return nil }
             self.frame = frame
-            picture = FramePicture(plan, frame: frame)
+            self.picture = picture
             palette = follow.palette
             let none = UInt8(follow.palette.count)
             entries = follow.shown.map { $0 < 0 ? none : UInt8(truncatingIfNeeded: $0) }
-            row = plan.width
+            row = picture.width
             offset = 0
         }
     }
@@ -894,7 +892,8 @@ struct SceneEncoder: Sendable {
         if isKeeper, !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
             designed = own
-            if let left = follow?.left, let shown = ShownBefore(left, frame: group.lowerBound - 1, plan: plan),
+            if let left = follow?.left,
+               let shown = ShownBefore(left, frame: group.lowerBound - 1, picture: picture(group.lowerBound - 1)),
                lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
                 keepAgain = true
                 keepFrom = shown
@@ -1150,10 +1149,15 @@ struct SceneEncoder: Sendable {
         // and a dithered moving group has two frames as a rule (a longer group, a hold, a move
         // in the compact encoding or slow frames where frames are cleared, makes its pictures
         // again for its GIF frames).
+        let first = group.frames.lowerBound
+        var previous = first > 0 ? handoff?.take(first - 1) ?? FramePicture(plan, frame: first - 1) : nil
+        let pictureBefore = previous
         var made: [(index: Int, image: FramePicture)] = []
         var handed = g + 1 == groups.count
         func picture(_ k: Int) -> FramePicture {
             if let kept = made.first(where: { $0.index == k }) { return kept.image }
+            // The frame before the group's (a keeper's check of what it shows) is at hand already.
+            if k == first - 1, let pictureBefore { return pictureBefore }
             let image = FramePicture(plan, frame: k)
             if k == last, !handed {
                 handoff?.put(k, image)
@@ -1163,9 +1167,6 @@ struct SceneEncoder: Sendable {
             made.append((k, image))
             return image
         }
-        let first = group.frames.lowerBound
-        var previous = first > 0 ? handoff?.take(first - 1) ?? FramePicture(plan, frame: first - 1) : nil
-        let pictureBefore = previous
         if let canvas, let before = previous { previous = canvas.canvas(after: first - 1, before) }
         let scene = ready ?? prepare(group, previous: previous, settling: settling, carry: carry, follow: follow,
                                      picture: picture)
@@ -1176,14 +1177,14 @@ struct SceneEncoder: Sendable {
         // colours that one left.
         var shown = redraws && (group.frames.count > 1 || leaves != nil || follow != nil) && dither != .diffusion
             ? ShownIndices(width: plan.width, height: plan.height) : nil
-        if let follow = follow?.left, let pictureBefore {
-            if scene.palette == follow.palette {
-                shown?.seed(follow.shown, picture: pictureBefore)
+        if let follow, let left = follow.left, let pictureBefore {
+            if scene.palette == left.palette {
+                shown?.seed(left.shown, picture: pictureBefore)
             } else if !follow.whole {
                 // A group that keeps the colours the group before left (``keepers(_:)``): each
                 // pixel's entry for the same colour in this palette, where it has one.
-                let entry = SceneEncoder.positions(of: follow.palette, in: scene.palette)
-                shown?.seed(follow.shown.map { $0 < 0 ? -1 : Int16(entry[Int($0)]) }, picture: pictureBefore)
+                let entry = SceneEncoder.positions(of: left.palette, in: scene.palette)
+                shown?.seed(left.shown.map { $0 < 0 ? -1 : Int16(entry[Int($0)]) }, picture: pictureBefore)
             }
         }
         // With `leaves`, the group after waits for what this one leaves: every frame is composed
