@@ -154,8 +154,11 @@ def main():
     every, per_frame, against, beside = 12, False, None, False
     while args and args[0] in ("--every", "--per-frame", "--against", "--beside"):
         flag = args.pop(0)
-        if flag in ("--per-frame", "--beside"):
-            per_frame, beside = per_frame or flag == "--per-frame", beside or flag == "--beside"
+        if flag == "--per-frame":
+            per_frame = True
+            continue
+        if flag == "--beside":
+            beside = True
             continue
         if not args:
             sys.exit(f"transparent-check: {flag} takes a value")
