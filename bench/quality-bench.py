@@ -116,6 +116,7 @@ def workloads(chosen):
     """The workloads `chosen` (the three of the goals when none is); the images of those not
     chosen are not fetched or made. `others` is measured only when named."""
     chosen = chosen or MAIN_WORKLOADS
+    ensure_tools()   # the photographs are extracted with ffmpeg
     photos = encoder_bench.photos() if "photos" in chosen else []
     gradients = make_gradients.make(CACHE / "gradients") if "gradients" in chosen else []
     others = encoder_bench.wheel_images([n for n, _ in OTHERS], CACHE / "others", "other") if "others" in chosen else []
@@ -665,7 +666,6 @@ def main():
     started = time.perf_counter()
     command = shlex.join(([f"CAROUSEL_BIN={os.environ['CAROUSEL_BIN']}"] if os.environ.get("CAROUSEL_BIN") else [])
                          + ["python3", "bench/quality-bench.py", *sys.argv[1:]])
-    ensure_tools()
     exe = encoder_bench.carousel_bin()
     RUN.mkdir(parents=True, exist_ok=True)
     chosen = sys.argv[1:]

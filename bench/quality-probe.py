@@ -112,4 +112,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (quality.Unmeasured, OSError) as error:
+        sys.exit(f"quality-probe: could not measure: {error}")

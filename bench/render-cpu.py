@@ -17,6 +17,8 @@ from pathlib import Path
 
 from benchmodules import load
 
+Unmeasured = load("encoder-bench.py").Unmeasured
+
 
 def usage(problem):
     """One line on stderr and exit status 64, for arguments that cannot be run."""
@@ -66,4 +68,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (Unmeasured, OSError) as error:
+        sys.exit(f"render-cpu: could not measure: {error}")

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from benchmodules import load
 
+Unmeasured = load("encoder-bench.py").Unmeasured
+
 
 def instructions(command, out):
     """The total instruction count callgrind reports for `command`."""
@@ -59,4 +61,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (Unmeasured, OSError) as error:
+        sys.exit(f"render-instructions: could not measure: {error}")
