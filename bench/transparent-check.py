@@ -20,9 +20,9 @@ LZW data alone), and prints:
   frame's score (after a gesture, the last timeline frame shows the rest).
 With --per-frame, also each timeline frame with shimmer: its pixel count, the largest change
 in a channel, and the phases of it and the frame before (hold, move, drag, settle). With
---against OLD_BIN, OLD_BIN's GIF of the same options is scored on the same frames too, and
-the frames whose scores differ are summed up: how many are lower and higher, and the largest
-drop and gain (frame: old -> new).
+--against OLD_BIN, OLD_BIN's GIF of the same options is scored on the same frames too (its
+bytes, mean and worst score), and the frames whose scores differ are summed up: how many are
+lower and higher, and the largest drop and gain (frame: old -> new).
 With --beside, the same frames are scored for the same render on an opaque white background
 (`--background '#ffffffff'`; scored against the transparent exact frames on white, which are its
 own exact frames where no pixel is partly transparent)
@@ -215,8 +215,8 @@ def main():
             before = score(exact, expanded(old, frames), scored)
             changes = [(k, b, a) for k, b, a in zip(scored, before, scores) if abs(a - b) > 1e-9]
             lower = [c for c in changes if c[2] < c[1]]
-            print(f"against {against}: {old.stat().st_size} bytes; of {len(scores)} frames scored, "
-                  f"{len(lower)} lower, {len(changes) - len(lower)} higher, the rest alike")
+            print(f"against {against}: {old.stat().st_size} bytes, mean {np.mean(before):.2f}, worst {min(before):.2f}; "
+                  f"of {len(scores)} frames scored, {len(lower)} lower, {len(changes) - len(lower)} higher, the rest alike")
             higher = [c for c in changes if c[2] > c[1]]
             for name, side, pick in (("largest drop", lower, min), ("largest gain", higher, max)):
                 if side:

@@ -209,6 +209,34 @@ import Testing
     /// When dithering, a move's frames share a palette two by two, with one left over in a
     /// move of an odd number of frames, over busy and smooth pictures alike; the compact
     /// encoding keeps one group per move, and a rest is one group.
+    /// Where frames are cleared (a transparent background whose gaps move), the group that
+    /// ends a move starts from the group before (a keeper or a follower) only where no rest
+    /// follows the move: not before a rest, nor at the end of the last move where the GIF
+    /// loops to a rest (autoplay); at the end of the last move where it loops to a move (a
+    /// script that starts with a swipe) or where its last frame stands for a rest (a settle
+    /// into the script's last hold), and at the end of a drag before its settle, it does.
+    @Test(arguments: [nil, "swipe next; swipe next", "hold 0.3; drag -200 0.3; release; hold 0.5"])
+    func theGroupThatEndsAMoveStartsFromTheGroupBeforeWhereNoRestFollows(script: String?) throws {
+        var options = CarouselRenderTests.transparentOptions(width: 320, height: 24, itemWidth: 300, spacing: 4)
+        options.fps = 25
+        if let script { options.script = try Script(parsing: script) }
+        let plan = try Carousel(images: CarouselRenderTests.busyItems(3, width: 300, height: 24), options: options).plan().binaryAlpha()
+        let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+        try #require(encoder.redraws, "the gaps move, so frames are cleared")
+        let starting = encoder.keepers(encoder.groups).union(encoder.followerGroups)
+        var ends = 0
+        for (s, scene) in plan.scenes.enumerated() where scene.isMoving && scene.frames.count > 2 {
+            guard let g = encoder.groups.lastIndex(where: { $0.frames.contains(scene.frames.upperBound - 1) }) else { continue }
+            let last = s == plan.scenes.count - 1
+            let restAfter = last ? !plan.scenes[0].isMoving && plan.frames[scene.frames.upperBound - 1].span == 1
+                : !plan.scenes[s + 1].isMoving
+            #expect(starting.contains(g) == !restAfter, "scene \(scene.frames): its last group \(encoder.groups[g].frames)")
+            ends += 1
+        }
+        #expect(ends >= 2)
+        #expect(plan.scenes[0].isMoving == (script?.hasPrefix("swipe") == true))
+    }
+
     @Test func movingFramesPairWhenDithering() throws {
         var options = Self.widePeekLayout
         options.duration = 1.4  // 13 frames a move: an odd number

@@ -100,8 +100,7 @@ struct SceneEncoder: Sendable {
             }
             var frames = scene.frames
             var ends: [PaletteGroup] = []
-            let restFollows = s + 1 < plan.scenes.count && !plan.scenes[s + 1].isMoving
-            if alone, restFollows, frames.count > 2 {
+            if alone, restFollows(plan, scene: s), frames.count > 2 {
                 ends = [PaletteGroup(frames: frames.upperBound - 1..<frames.upperBound, isMoving: true)]
                 frames = frames.lowerBound..<frames.upperBound - 1
             }
@@ -115,9 +114,15 @@ struct SceneEncoder: Sendable {
         }
     }
 
+    /// Whether a rest (a scene that stands still) follows scene `s` of `plan`.
+    static func restFollows(_ plan: FramePlan, scene s: Int) -> Bool {
+        s + 1 < plan.scenes.count && !plan.scenes[s + 1].isMoving
+    }
+
     /// Moving frames `frames` of `plan` in groups of two (``movingFramesPerPalette``; one left
     /// over), or with `closeAlike` two at least and more while the views stay within
-    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``.
+    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``; the last of `frames` joins a
+    /// group that it would otherwise follow alone.
     private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, closeAlike: Bool) -> [PaletteGroup] {
         let spread = plan.width / clearedGroupSpread
         let most = closeAlike ? clearedGroupFrames : movingFramesPerPalette
@@ -126,7 +131,7 @@ struct SceneEncoder: Sendable {
         while start < frames.upperBound {
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
-            while end < frames.upperBound && end - start < most {
+            while end < frames.upperBound && (end - start < most || closeAlike && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
                 if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
@@ -147,17 +152,23 @@ struct SceneEncoder: Sendable {
     /// settle ends in frames a pixel or two apart whose pixels mostly stand still, and where
     /// no rest follows (the settle's last step rounds to the rest's picture, so the frame
     /// that stands for it belongs to the move), its last frame, which shows the rest, joins
-    /// them. Measured with `python3 bench/transparent-check.py BIN --every 1 -- --spacing 16
-    /// --item-width 560 --script S` (bytes; pixels that change where the exact frames do
-    /// not; SSIMULACRA2 on white over every frame, mean and worst): S = `hold 0.3; drag -200
-    /// 0.3; release; hold 0.5`, two frames a group and the last alone 903,048; 243,925; 86.30
-    /// (83.62), an eighth 907,472; 27,123; 86.02 (83.37); docs/behaviour.md has the others.
+    /// them, past ``clearedGroupFrames`` if need be. Measured with `python3
+    /// bench/transparent-check.py BIN --every 1 -- --spacing 16 --item-width 560 --script S`
+    /// (bytes; pixels that change where the exact frames do not; SSIMULACRA2 on white over
+    /// every frame, mean and worst): S = `hold 0.3; drag -200 0.3; release; hold 0.5`, two
+    /// frames a group and the last alone 903,048; 243,925; 86.30 (83.62), an eighth 907,472;
+    /// 27,123; 86.02 (83.37); docs/behaviour.md has the others.
     static let clearedGroupSpread = 8
 
     /// The most frames such a group holds: a group's palette samples all its frames, and
     /// its encoded frames wait to be written together, so a slow drag's hundreds of frames
     /// within the spread would hold memory in proportion to their number. A swipe's settle,
-    /// the longest measured, makes a group of 8.
+    /// the longest measured, makes a group of 8, or 9 with its last frame: the move's last,
+    /// where no rest follows, joins the group it would follow alone, past this, for it
+    /// stands for the rest (a frame of its own, with a palette of its own, changed the
+    /// pixels that stand still as the settle ended: 96,248 of them at the end of `swipe
+    /// next` in `python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560
+    /// --script 'swipe next; hold 1; swipe prev 0.5'`).
     static let clearedGroupFrames = 8
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
@@ -230,10 +241,12 @@ struct SceneEncoder: Sendable {
     /// clear the pixels the group before drew. Such a group waits for that group (once its own
     /// palette is designed, ``FollowWait``), starts from the colours it left on screen
     /// (``Follow``), and takes its palette whole where it serves the group's sampled pixels
-    /// about as well as a palette of its own (``followErrorPercent``). Left out: a group whose
-    /// move a rest follows, or that takes a hold's colours (`targets`, ``carrySources(_:)``),
-    /// the group that ends a move, a group after the first (which draws the whole frame, with a
-    /// palette for all of it), and a group that another follows (one generation).
+    /// about as well as a palette of its own (``followErrorPercent``); where it does not, the
+    /// group keeps the colours that group left where its own palette lacks them, as a keeper
+    /// does (``keepers(_:)``). Left out: a group whose move a rest follows, or that takes a
+    /// hold's colours (`targets`, ``carrySources(_:)``), the group that ends a move a rest
+    /// follows, a group after the first (which draws the whole frame, with a palette for all
+    /// of it), and a group that another follows (one generation).
     func followers(_ groups: [PaletteGroup], targets: [Int: Int], carries: [Int: Int]) -> Set<Int> {
         guard redraws, dither != .diffusion else { return [] }
         var followers = Set<Int>()
@@ -250,11 +263,25 @@ struct SceneEncoder: Sendable {
     /// Whether moving group `g` may start from what the moving group before it left
     /// (``followers(_:targets:carries:)``, ``keepers(_:)``): not the group after the first of
     /// all (which draws the whole frame, with a palette for all of it), and not the group that
-    /// ends a move, which shows the rest after it and designs its own palette.
+    /// ends a move a rest follows, which shows that rest and designs its own palette. The
+    /// group that ends a move no rest follows (a drag before its settle, a settle whose last
+    /// frame stands for the rest; the last move counts as followed by a rest where the GIF
+    /// loops to one and its last frame is shown once) starts from the group before
+    /// as the others do: designing its own palette, it changed the pixels that stand still
+    /// (`python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560 --script
+    /// 'hold 0.3; drag -200 0.3; release; hold 0.5'`: 10,486 still pixels changed on screen,
+    /// 863 where it starts from the drag's last group; docs/behaviour.md, *Transparent
+    /// backgrounds*).
     private func startsFromGroupBefore(_ groups: [PaletteGroup], _ g: Int) -> Bool {
         guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
-        let lastOfMove = plan.scenes[plan.frames[groups[g].frames.lowerBound].scene].frames.upperBound - 1
-        return !groups[g].frames.contains(lastOfMove)
+        let scene = plan.frames[groups[g].frames.lowerBound].scene
+        let lastOfMove = plan.scenes[scene].frames.upperBound - 1
+        // After the last scene the GIF loops to its first frame, drawn whole: a rest where the
+        // first scene is one, unless the move's last frame stands for a rest of its own (shown
+        // longer than a frame: a settle whose hold rounds into it).
+        let loopsToRest = scene == plan.scenes.count - 1 && !plan.scenes[0].isMoving && plan.frames[lastOfMove].span == 1
+        let restAfter = SceneEncoder.restFollows(plan, scene: scene) || loopsToRest
+        return !(restAfter && groups[g].frames.contains(lastOfMove))
     }
 
     /// Whether every view of group `g` lies within 1/``holdPaletteSpread`` of the width of the
@@ -273,8 +300,10 @@ struct SceneEncoder: Sendable {
     /// pixels, up to ``leftColors(_:)`` entries (``keepHoldColors``): drawn again after a
     /// clear with its own palette's entries, they changed on screen where the exact frames do
     /// not. Those colours stand in for the hold's before the move (``Carry``), which the group
-    /// before kept where its pixels stood still since that hold. Left out: the group that ends a move, which shows the rest after it
-    /// with a palette of its own (its still pixels change there, once); slow groups, whose
+    /// before kept where its pixels stood still since that hold. Left out: the group that ends
+    /// a move a rest follows, which shows the rest with a palette of its own (its still pixels
+    /// change there, once; the group that ends a move no rest follows is a keeper or a
+    /// follower as the others are, ``startsFromGroupBefore(_:_:)``); slow groups, whose
     /// palettes kept again and again leave their moving pixels ever fewer entries (measured at
     /// ``leftColors(_:)``); and the group after the first of all (which draws the whole frame,
     /// with a palette for all of it).
@@ -583,7 +612,7 @@ struct SceneEncoder: Sendable {
         var targets: [Int: Int] = [:]
         for (g, group) in groups.enumerated() where group.isMoving {
             let scene = plan.frames[group.frames.lowerBound].scene
-            guard scene + 1 < plan.scenes.count, !plan.scenes[scene + 1].isMoving,
+            guard SceneEncoder.restFollows(plan, scene: scene),
                   let rest = groupStarting[plan.scenes[scene + 1].frames.lowerBound] else { continue }
             targets[g] = rest
         }
@@ -888,8 +917,13 @@ struct SceneEncoder: Sendable {
         }
         // The colours the group before left are kept where the group's own palette lacks one
         // that a pixel standing still since shows: drawn again with another entry, it would
-        // change on screen. A palette that has them all is kept as it is.
-        if isKeeper, !takesWhole, !sparse.sample.isEmpty {
+        // change on screen. A palette that has them all is kept as it is. A follower whose own
+        // palette serves it better than that group's keeps them too where it starts or ends
+        // its move (it kept none, and the pixels standing still changed there); inside a slow
+        // drag, keeping them cost as much memory again and a third more time, for little
+        // (docs/behaviour.md, *Where no rest follows a move*).
+        let startsOrEndsMove = group.lowerBound == move.lowerBound || group.contains(move.upperBound - 1)
+        if isKeeper || follow != nil && startsOrEndsMove, !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
             designed = own
             if let left = follow?.left,
