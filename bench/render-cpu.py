@@ -17,8 +17,6 @@ from pathlib import Path
 
 from benchmodules import load
 
-Unmeasured = load("encoder-bench.py").Unmeasured
-
 
 def usage(problem):
     """One line on stderr and exit status 64, for arguments that cannot be run."""
@@ -70,5 +68,9 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (Unmeasured, OSError) as error:
+    except Exception as error:
+        # encoder-bench.py's Unmeasured (a command failed), named so that this script does not
+        # import that module, and numpy with it, before quality-bench.py has installed it.
+        if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
+            raise
         sys.exit(f"render-cpu: could not measure: {error}")

@@ -20,8 +20,6 @@ from pathlib import Path
 
 from benchmodules import load
 
-Unmeasured = load("encoder-bench.py").Unmeasured
-
 
 def instructions(command, out):
     """The total instruction count callgrind reports for `command`."""
@@ -63,5 +61,9 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except (Unmeasured, OSError) as error:
+    except Exception as error:
+        # encoder-bench.py's Unmeasured (a command failed), named so that this script does not
+        # import that module, and numpy with it, before quality-bench.py has installed it.
+        if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
+            raise
         sys.exit(f"render-instructions: could not measure: {error}")

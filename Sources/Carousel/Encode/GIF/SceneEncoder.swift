@@ -110,7 +110,7 @@ struct SceneEncoder: Sendable {
                 first = [PaletteGroup(frames: middle.lowerBound..<middle.lowerBound + 1, isMoving: true)]
                 middle = middle.lowerBound + 1..<middle.upperBound
             }
-            return first + movingGroups(plan, middle, closeAlike: alone) + ends
+            return first + movingGroups(plan, middle, closeAlike: alone, joinsLast: alone && !restAfter(plan, scene: s)) + ends
         }
     }
 
@@ -119,11 +119,22 @@ struct SceneEncoder: Sendable {
         s + 1 < plan.scenes.count && !plan.scenes[s + 1].isMoving
     }
 
+    /// Whether a move's last frame (scene `s` of `plan`) gives way to a rest: one follows
+    /// (``restFollows(_:scene:)``), or the scene is the last and the GIF loops to a first
+    /// scene that is one, from a last frame shown once (autoplay's last move; a settle whose
+    /// last frame stands for a rest of its own, shown longer, does not).
+    static func restAfter(_ plan: FramePlan, scene s: Int) -> Bool {
+        restFollows(plan, scene: s) || s == plan.scenes.count - 1 && !plan.scenes[0].isMoving
+            && plan.frames[plan.scenes[s].frames.upperBound - 1].span == 1
+    }
+
     /// Moving frames `frames` of `plan` in groups of two (``movingFramesPerPalette``; one left
     /// over), or with `closeAlike` two at least and more while the views stay within
-    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``; the last of `frames` joins a
-    /// group that it would otherwise follow alone.
-    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, closeAlike: Bool) -> [PaletteGroup] {
+    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``; with `joinsLast` (`frames` end
+    /// with a move's last frame, and no rest comes after it), that frame joins a group that it
+    /// would otherwise follow alone.
+    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, closeAlike: Bool,
+                                     joinsLast: Bool = false) -> [PaletteGroup] {
         let spread = plan.width / clearedGroupSpread
         let most = closeAlike ? clearedGroupFrames : movingFramesPerPalette
         var groups: [PaletteGroup] = []
@@ -131,7 +142,7 @@ struct SceneEncoder: Sendable {
         while start < frames.upperBound {
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
-            while end < frames.upperBound && (end - start < most || closeAlike && end == frames.upperBound - 1) {
+            while end < frames.upperBound && (end - start < most || closeAlike && joinsLast && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
                 if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
@@ -241,9 +252,9 @@ struct SceneEncoder: Sendable {
     /// clear the pixels the group before drew. Such a group waits for that group (once its own
     /// palette is designed, ``FollowWait``), starts from the colours it left on screen
     /// (``Follow``), and takes its palette whole where it serves the group's sampled pixels
-    /// about as well as a palette of its own (``followErrorPercent``); where it does not, the
-    /// group keeps the colours that group left where its own palette lacks them, as a keeper
-    /// does (``keepers(_:)``). Left out: a group whose move a rest follows, or that takes a
+    /// about as well as a palette of its own (``followErrorPercent``); where it does not and
+    /// its group starts or ends its move, it keeps the colours that group left where its own
+    /// palette lacks them, as a keeper does (``keepsLeftColors(_:follow:)``). Left out: a group whose move a rest follows, or that takes a
     /// hold's colours (`targets`, ``carrySources(_:)``), the group that ends a move a rest
     /// follows, a group after the first (which draws the whole frame, with a palette for all
     /// of it), and a group that another follows (one generation).
@@ -276,12 +287,20 @@ struct SceneEncoder: Sendable {
         guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
         let scene = plan.frames[groups[g].frames.lowerBound].scene
         let lastOfMove = plan.scenes[scene].frames.upperBound - 1
-        // After the last scene the GIF loops to its first frame, drawn whole: a rest where the
-        // first scene is one, unless the move's last frame stands for a rest of its own (shown
-        // longer than a frame: a settle whose hold rounds into it).
-        let loopsToRest = scene == plan.scenes.count - 1 && !plan.scenes[0].isMoving && plan.frames[lastOfMove].span == 1
-        let restAfter = SceneEncoder.restFollows(plan, scene: scene) || loopsToRest
-        return !(restAfter && groups[g].frames.contains(lastOfMove))
+        return !(SceneEncoder.restAfter(plan, scene: scene) && groups[g].frames.contains(lastOfMove))
+    }
+
+    /// Whether a group handed `follow` keeps the colours the group before left where its own
+    /// palette lacks ones that pixels standing still show, and starts its entries from those
+    /// left (``keepHoldColors``, ``ShownIndices``): a keeper always; a follower, which takes
+    /// that group's palette whole where it serves, only where it does not and its group starts
+    /// or ends its move (a follower that kept none changed the pixels standing still there;
+    /// inside a slow drag, keeping them cost as much memory again and a third more time, for
+    /// little: docs/behaviour.md, *Where no rest follows a move*).
+    func keepsLeftColors(_ group: Range<Int>, follow: FollowWait) -> Bool {
+        guard follow.whole else { return true }
+        let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
+        return group.lowerBound == move.lowerBound || group.contains(move.upperBound - 1)
     }
 
     /// Whether every view of group `g` lies within 1/``holdPaletteSpread`` of the width of the
@@ -917,16 +936,13 @@ struct SceneEncoder: Sendable {
         }
         // The colours the group before left are kept where the group's own palette lacks one
         // that a pixel standing still since shows: drawn again with another entry, it would
-        // change on screen. A palette that has them all is kept as it is. A follower whose own
-        // palette serves it better than that group's keeps them too where it starts or ends
-        // its move (it kept none, and the pixels standing still changed there); inside a slow
-        // drag, keeping them cost as much memory again and a third more time, for little
-        // (docs/behaviour.md, *Where no rest follows a move*).
-        let startsOrEndsMove = group.lowerBound == move.lowerBound || group.contains(move.upperBound - 1)
-        if isKeeper || follow != nil && startsOrEndsMove, !takesWhole, !sparse.sample.isEmpty {
+        // change on screen. A palette that has them all is kept as it is. So does a follower
+        // that did not take the palette whole, where it starts or ends its move
+        // (``keepsLeftColors(_:follow:)``).
+        if let follow, keepsLeftColors(group, follow: follow), !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
             designed = own
-            if let left = follow?.left,
+            if let left = follow.left,
                let shown = ShownBefore(left, frame: group.lowerBound - 1, picture: picture(group.lowerBound - 1)),
                lacksStillColors(group.lowerBound, before: shown, palette: own.palette, picture: picture) {
                 keepAgain = true
@@ -1214,16 +1230,17 @@ struct SceneEncoder: Sendable {
         if let follow, let left = follow.left, let pictureBefore {
             if scene.palette == left.palette {
                 shown?.seed(left.shown, picture: pictureBefore)
-            } else if !follow.whole {
-                // A group that keeps the colours the group before left (``keepers(_:)``): each
-                // pixel's entry for the same colour in this palette, where it has one.
+            } else if keepsLeftColors(group.frames, follow: follow) {
+                // A group that keeps the colours the group before left (``keepers(_:)``,
+                // ``keepsLeftColors(_:follow:)``): each pixel's entry for the same colour in this
+                // palette, where it has one.
                 let entry = SceneEncoder.positions(of: left.palette, in: scene.palette)
                 shown?.seed(left.shown.map { $0 < 0 ? -1 : Int16(entry[Int($0)]) }, picture: pictureBefore)
             }
         }
         // With `leaves`, the group after waits for what this one leaves: every frame is composed
         // before any is LZW-encoded (a group where frames are cleared holds at most
-        // ``clearedGroupFrames``).
+        // ``clearedGroupFrames``, or one more with a move's last frame).
         var composed: [(frame: IndexedFrame, left: Int, top: Int, k: Int)] = []
         func encode(_ indexed: (frame: IndexedFrame, left: Int, top: Int, k: Int)) -> Result<EncodedFrame, CarouselError> {
             let clears = canvas?.clears[indexed.k] ?? false
