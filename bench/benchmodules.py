@@ -27,3 +27,16 @@ def load(file):
         del sys.modules[name]
         raise
     return module
+
+
+def run_main(tool, main):
+    """Runs a script's `main`: where a command it ran failed (encoder-bench.py's Unmeasured,
+    told by name, so that the script need not load that module, and numpy with it, before
+    quality-bench.py has installed numpy) or a file could not be read or written, `tool`
+    ends with one line on stderr."""
+    try:
+        main()
+    except Exception as error:
+        if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
+            raise
+        sys.exit(f"{tool}: could not measure: {error}")

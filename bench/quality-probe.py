@@ -23,7 +23,7 @@ import json, os, sys, tempfile, time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from benchmodules import load
+from benchmodules import load, run_main
 
 quality = load("quality-bench.py")
 formats = load("formats-bench.py")
@@ -112,7 +112,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except (quality.Unmeasured, OSError) as error:
-        sys.exit(f"quality-probe: could not measure: {error}")
+    run_main("quality-probe", main)

@@ -15,7 +15,7 @@ folder. With --frames, `carousel frames` is timed instead, each run into a new f
 import os, resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
-from benchmodules import load
+from benchmodules import load, run_main
 
 
 def usage(problem):
@@ -66,11 +66,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:
-        # encoder-bench.py's Unmeasured (a command failed), named so that this script does not
-        # import that module, and numpy with it, before quality-bench.py has installed it.
-        if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
-            raise
-        sys.exit(f"render-cpu: could not measure: {error}")
+    run_main("render-cpu", main)

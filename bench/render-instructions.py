@@ -18,7 +18,7 @@ import os, re, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from benchmodules import load
+from benchmodules import load, run_main
 
 
 def instructions(command, out):
@@ -59,11 +59,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception as error:
-        # encoder-bench.py's Unmeasured (a command failed), named so that this script does not
-        # import that module, and numpy with it, before quality-bench.py has installed it.
-        if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
-            raise
-        sys.exit(f"render-instructions: could not measure: {error}")
+    run_main("render-instructions", main)
