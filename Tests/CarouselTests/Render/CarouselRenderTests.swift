@@ -901,9 +901,8 @@ struct CarouselRenderTests {
     /// frames before it, and the groups that end a move no rest follows, or start the next,
     /// keep the colours the group before left where pixels stand still (a follower too, where
     /// that group's palette does not serve it, at a move's start or end): no more than a few
-    /// pixels that stand still
-    /// change on screen, but in the second frame (the group after the first of all, which
-    /// starts afresh). Before, 659 to 2,424 changed in each of six or five frames: each
+    /// pixels that stand still change on screen, but in the second frame (the group after the
+    /// first of all, which starts afresh). Before, 659 to 2,424 changed in each of six or five frames: each
     /// settle's end and each swipe's start. A drag and its settle, a hold, and a drag back
     /// too: 90 at most in a frame (at the first settle's start), 1,817 where the follower that
     /// starts the second drag kept the colours left but not their entries.

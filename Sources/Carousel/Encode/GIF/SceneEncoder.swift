@@ -254,10 +254,11 @@ struct SceneEncoder: Sendable {
     /// (``Follow``), and takes its palette whole where it serves the group's sampled pixels
     /// about as well as a palette of its own (``followErrorPercent``); where it does not and
     /// its group starts or ends its move, it keeps the colours that group left where its own
-    /// palette lacks them, as a keeper does (``keepsLeftColors(_:follow:)``). Left out: a group whose move a rest follows, or that takes a
-    /// hold's colours (`targets`, ``carrySources(_:)``), the group that ends a move a rest
-    /// follows, a group after the first (which draws the whole frame, with a palette for all
-    /// of it), and a group that another follows (one generation).
+    /// palette lacks them, as a keeper does (``keepsLeftColors(_:follow:)``). Left out: a
+    /// group whose move a rest follows, or that takes a hold's colours (`targets`,
+    /// ``carrySources(_:)``), the group that ends a move a rest follows, a group after the
+    /// first (which draws the whole frame, with a palette for all of it), and a group that
+    /// another follows (one generation).
     func followers(_ groups: [PaletteGroup], targets: [Int: Int], carries: [Int: Int]) -> Set<Int> {
         guard redraws, dither != .diffusion else { return [] }
         var followers = Set<Int>()
@@ -277,12 +278,12 @@ struct SceneEncoder: Sendable {
     /// ends a move a rest follows, which shows that rest and designs its own palette. The
     /// group that ends a move no rest follows (a drag before its settle, a settle whose last
     /// frame stands for the rest; the last move counts as followed by a rest where the GIF
-    /// loops to one and its last frame is shown once) starts from the group before
-    /// as the others do: designing its own palette, it changed the pixels that stand still
-    /// (`python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560 --script
-    /// 'hold 0.3; drag -200 0.3; release; hold 0.5'`: 10,486 still pixels changed on screen,
-    /// 863 where it starts from the drag's last group; docs/behaviour.md, *Transparent
-    /// backgrounds*).
+    /// loops to one and its last frame is shown once, ``restAfter(_:scene:)``) starts from
+    /// the group before as the others do: designing its own palette, it changed the pixels
+    /// that stand still (`python3 bench/transparent-check.py BIN -- --spacing 16 --item-width
+    /// 560 --script 'hold 0.3; drag -200 0.3; release; hold 0.5'`: 10,486 still pixels changed
+    /// on screen, 863 where it starts from the drag's last group; docs/behaviour.md, *Where no
+    /// rest follows a move*).
     private func startsFromGroupBefore(_ groups: [PaletteGroup], _ g: Int) -> Bool {
         guard groups[g].isMoving && groups[g - 1].isMoving && groups[g - 1].frames.lowerBound > 0 else { return false }
         let scene = plan.frames[groups[g].frames.lowerBound].scene
@@ -936,8 +937,8 @@ struct SceneEncoder: Sendable {
         }
         // The colours the group before left are kept where the group's own palette lacks one
         // that a pixel standing still since shows: drawn again with another entry, it would
-        // change on screen. A palette that has them all is kept as it is. So does a follower
-        // that did not take the palette whole, where it starts or ends its move
+        // change on screen. A palette that has them all is kept as it is. A follower that did
+        // not take the palette whole does the same where it starts or ends its move
         // (``keepsLeftColors(_:follow:)``).
         if let follow, keepsLeftColors(group, follow: follow), !takesWhole, !sparse.sample.isEmpty {
             let own = designed ?? design(sparse)
