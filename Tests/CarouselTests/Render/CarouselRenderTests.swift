@@ -662,8 +662,8 @@ struct CarouselRenderTests {
     /// at least and more while their views lie within an eighth of the width, at most
     /// ``SceneEncoder/clearedGroupFrames``: a slow drag of hundreds of frames within the
     /// spread is cut into groups of that many, so the memory a group holds stays bounded. The
-    /// move's last frame, where no rest follows, joins the group it would follow alone, one
-    /// past the limit.
+    /// move's last frame, where no rest comes after it (``SceneEncoder/restAfter(_:scene:)``),
+    /// joins the group it would follow alone, one past the limit.
     @Test func transparentBackgroundSlowFramesGroupUpToALimit() throws {
         var options = Self.transparentOptions(width: 100, height: 20, itemWidth: 80, spacing: 4)
         options.fps = 25

@@ -175,7 +175,8 @@ struct SceneEncoder: Sendable {
     /// its encoded frames wait to be written together, so a slow drag's hundreds of frames
     /// within the spread would hold memory in proportion to their number. A swipe's settle,
     /// the longest measured, makes a group of 8, or 9 with its last frame: the move's last,
-    /// where no rest follows, joins the group it would follow alone, past this, for it
+    /// where no rest comes after it (``restAfter(_:scene:)``), joins the group it would
+    /// follow alone, past this, for it
     /// stands for the rest (a frame of its own, with a palette of its own, changed the
     /// pixels that stand still as the settle ended: 96,248 of them at the end of `swipe
     /// next` in `python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560
