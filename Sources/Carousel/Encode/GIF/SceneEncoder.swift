@@ -375,7 +375,11 @@ struct SceneEncoder: Sendable {
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
         // Entries are the palette shown before (0..<256) and the rest's after (256..<512).
-        var candidates: [(region: Int, screen: Int, entry: Int)] = []
+        // Each candidate is a region pixel and its entry, packed (``HeldColors/Pixel``); the
+        // frame it belongs to, whose offset gives back its screen pixel, is kept by runs
+        // (`runs`, where each frame's candidates start), not by candidate.
+        var candidates: [HeldColors.Pixel] = []
+        var runs: [(start: Int, offset: Int)] = []
         // At most every layer pixel of every frame; reserved once, since a slow group's frames
         // keep most of their pixels and the array would be copied as it grew.
         candidates.reserveCapacity(group.count * w * layerHeight)
@@ -395,6 +399,7 @@ struct SceneEncoder: Sendable {
             forEachOverlayPixel(of: [carry.frame] + Array(group)) { still[$0] = false }
             for (n, k) in group.enumerated() where settling == nil || k != lastOfMove {
                 let offset = xs[n] - regionX
+                runs.append((candidates.count, offset))
                 picture(k).withRows { current in
                     hold.withRows { before in
                         for y in 0..<layerHeight {
@@ -408,7 +413,7 @@ struct SceneEncoder: Sendable {
                                 }
                                 let index = Int(carry.entries[y * carry.row + carry.offset + x])
                                 guard index < carry.palette.count else { continue }
-                                candidates.append((y * regionWidth + offset + x, p, index))
+                                candidates.append(HeldColors.Pixel(region: y * regionWidth + offset + x, entry: index))
                                 carriedThrough[p] = Int32(n)
                                 if n == 0 { from[p] = Int32(k) }
                             }
@@ -425,6 +430,7 @@ struct SceneEncoder: Sendable {
                 // rest's colour for every pixel that stays through it, the others those that
                 // start to stay there and do not keep the hold before's.
                 let through = carry != nil && k == lastOfMove
+                runs.append((candidates.count, offset))
                 for y in 0..<layerHeight {
                     let shownRow = y * rest.regionWidth + settling.restOffset
                     for x in 0..<w where through ? settles[y * w + x] <= target : settles[y * w + x] == target {
@@ -433,14 +439,14 @@ struct SceneEncoder: Sendable {
                         let index = Int(rest.indices[shownRow + x])
                         // The rest's transparent pixels stay as they are.
                         guard index < rest.palette.count else { continue }
-                        candidates.append((y * regionWidth + offset + x, p, HeldColors.after + index))
+                        candidates.append(HeldColors.Pixel(region: y * regionWidth + offset + x, entry: HeldColors.after + index))
                         from[p] = target
                     }
                 }
             }
         }
         var perEntry = [Int](repeating: 0, count: entryColors.count)
-        for c in candidates { perEntry[c.entry] += 1 }
+        for c in candidates { perEntry[c.entry] &+= 1 }
         var counts: [RGBA: Int] = [:]
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
@@ -454,12 +460,22 @@ struct SceneEncoder: Sendable {
             }
         }
         let keptEntry = entryColors.indices.map { perEntry[$0] > 0 && kept.contains(entryColors[$0]) }
-        var pixels: [(region: Int, entry: Int)] = []
-        pixels.reserveCapacity(candidates.count)
-        for c in candidates {
-            if keptEntry[c.entry] { pixels.append((c.region, c.entry)) } else { from[c.screen] = .max }
+        // The kept candidates are the pixels, moved down in place; a pixel not kept is unmarked
+        // at its screen pixel, worked out from its frame's offset.
+        var count = 0, run = 0
+        for i in candidates.indices {
+            let c = candidates[i]
+            if keptEntry[c.entry] {
+                candidates[count] = c
+                count += 1
+                continue
+            }
+            while run + 1 < runs.count && runs[run + 1].start <= i { run += 1 }
+            let y = c.region / regionWidth
+            from[y * w + c.region - y * regionWidth - runs[run].offset] = .max
         }
-        return (HeldColors(pixels: pixels, entryColors: entryColors), from, reserved)
+        candidates.removeSubrange(count...)
+        return (HeldColors(pixels: candidates, entryColors: entryColors), from, reserved)
     }
 
     /// Whether a pixel that stands still from the frame before (`before`) to planned frame
@@ -533,7 +549,18 @@ struct SceneEncoder: Sendable {
     struct HeldColors {
         /// Where the rest's entries start.
         static let after = 256
-        var pixels: [(region: Int, entry: Int)] = []
+        /// A region pixel and its entry (0..<512), in one word: 8 bytes a pixel where a tuple of
+        /// two `Int`s took 16, and the candidates, with their screen pixel too, 24. A slow
+        /// group keeps most of the pixels of up to nine frames.
+        struct Pixel {
+            private let word: UInt64
+            init(region: Int, entry: Int) {
+                word = UInt64(region) << 9 | UInt64(entry)
+            }
+            var region: Int { Int(word >> 9) }
+            var entry: Int { Int(word & 511) }
+        }
+        var pixels: [Pixel] = []
         /// Each entry's colour (`.clear` past a palette's end).
         var entryColors: [RGBA] = []
 
