@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Shimmer and SSIMULACRA2 of carousel's GIF on a transparent background.
 
-    python3 bench/transparent-check.py [BIN] [--every N] [--per-frame] [--against OLD_BIN] [--beside]
-                                       [-- RENDER OPTIONS...]
+    python3 bench/transparent-check.py [BIN] [--every N] [--frames A-B] [--per-frame] [--against OLD_BIN]
+                                       [--beside] [-- RENDER OPTIONS...]
     e.g.  python3 bench/transparent-check.py .build/release/carousel
 
 Renders the GIF (`carousel render --background '#00000000'`, the sample banners unless
@@ -17,7 +17,8 @@ LZW data alone), and prints:
 - SSIMULACRA2 of every 12th timeline frame (every Nth with `--every N`; 1 scores them all,
   which a frame gone wrong between the samples needs), each composited on white, against
   the exact frame composited the same way, the worst frame's index, and the last scored
-  frame's score (after a gesture, the last timeline frame shows the rest).
+  frame's score (after a gesture, the last timeline frame shows the rest). With --frames A-B,
+  only timeline frames A to B (both included) are scored, every Nth from A.
 With --per-frame, also each timeline frame with shimmer: its pixel count, the largest change
 in a channel, and the phases of it and the frame before (hold, move, drag, settle). With
 --against OLD_BIN, OLD_BIN's GIF of the same options is scored on the same frames too (its
@@ -151,8 +152,8 @@ def main():
     args = sys.argv[1:]
     exe = binary(args.pop(0) if args and not args[0].startswith("--") else ".build/release/carousel",
                  "transparent-check")
-    every, per_frame, against, beside = 12, False, None, False
-    while args and args[0] in ("--every", "--per-frame", "--against", "--beside"):
+    every, per_frame, against, beside, span = 12, False, None, False, None
+    while args and args[0] in ("--every", "--frames", "--per-frame", "--against", "--beside"):
         flag = args.pop(0)
         if flag == "--per-frame":
             per_frame = True
@@ -167,6 +168,11 @@ def main():
             if not value.isdigit() or int(value) < 1:
                 sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
             every = int(value)
+        elif flag == "--frames":
+            first, _, last = value.partition("-")
+            if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+                sys.exit("transparent-check: --frames takes A-B, two whole numbers with A at most B")
+            span = (int(first), int(last))
         else:
             against = binary(value, "transparent-check: --against")
     options = args[1:] if args[:1] == ["--"] else args
@@ -190,13 +196,15 @@ def main():
                 largest = int(np.abs(shown[k][changed] - shown[k - 1][changed]).max())
                 lines.append(f"frame {k} ({frames[k - 1]['phase']} -> {frames[k]['phase']}): shimmer {count} px, "
                              f"largest change {largest}")
-        scored = range(0, len(exact), every)
+        if span and span[0] >= len(exact):
+            sys.exit(f"transparent-check: --frames {span[0]}-{span[1]}: the GIF has {len(exact)} timeline frames")
+        scored = range(span[0], min(span[1] + 1, len(exact)), every) if span else range(0, len(exact), every)
         scores = score(exact, shown, scored)
-        worst = int(np.argmin(scores)) * every
+        worst = scored[int(np.argmin(scores))]
         print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
               f"transparency wrong {wrong} px")
         print(f"SSIMULACRA2 on white, every {every} frame(s) ({len(scores)}): mean {np.mean(scores):.2f}, "
-              f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {(len(scores) - 1) * every})")
+              f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {scored[-1]})")
         for line in lines:
             print(line)
         if beside:

@@ -356,7 +356,8 @@ struct SceneEncoder: Sendable {
     /// ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes the
     /// group draw again. Their colours are reserved, the ones most of these pixels show first,
     /// up to `limit` entries; the pixels of the others are left to the group's own palette.
-    /// With both, a pixel drawn again shows the colour before in the move's frames while its
+    /// Without `carry`, a rest's colour is reserved only where its settling pixels are worth
+    /// an entry (``settlingWorth``, of the group's pixels over `maxColors`). With both, a pixel drawn again shows the colour before in the move's frames while its
     /// picture equals the frame before's, else the rest's from the frame where it starts to
     /// stay through the rest, and the rest's in the move's last frame wherever it stays (a
     /// group of its own, like the first: see ``groups(_:dither:alone:)``), so its colour
@@ -370,7 +371,7 @@ struct SceneEncoder: Sendable {
     /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: ShownBefore?, picture: (Int) -> FramePicture,
-                                limit: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
+                                limit: Int, maxColors: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
@@ -451,10 +452,13 @@ struct SceneEncoder: Sendable {
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        for (c, _) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
+        // Where only the rest's colours are kept (no hold's or group's colours shown before), a
+        // colour takes an entry only where enough pixels settle into it (``settlingWorth``).
+        let least = carry == nil ? group.count * w * layerHeight / max(1, maxColors) / SceneEncoder.settlingWorth : 0
+        for (c, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
                 kept.insert(c)
-            } else if reserved.count < limit {
+            } else if reserved.count < limit && n >= least {
                 reserved.append(c)
                 kept.insert(c)
             }
@@ -785,7 +789,8 @@ struct SceneEncoder: Sendable {
             let nextTo = holdBeside(group, move: move, restRedraws: restRedraws, settling: settling, carry: carry)
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: before, picture: picture,
-                                                              limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors)
+                                                              limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors,
+                                                              maxColors: maxColors)
             // Where the hold's colours that its still pixels show pass the share, the frame takes
             // the hold's palette whole, if that palette also covers what the frame draws afresh
             // (checked below, once the frame's pixels are sampled).
@@ -983,7 +988,8 @@ struct SceneEncoder: Sendable {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: keepFrom, picture: picture,
                                                               limit: keepsLeft ? min(SceneEncoder.heldColors(maxColors), reservedFirst + SceneEncoder.leftColors(maxColors))
-                                                                  : SceneEncoder.heldColors(maxColors))
+                                                                  : SceneEncoder.heldColors(maxColors),
+                                                              maxColors: maxColors)
             from = keptFrom
             drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
             sparse = collect(sparse: true)
@@ -1382,6 +1388,23 @@ struct SceneEncoder: Sendable {
     /// and the hold's palette covers it (``holdBeside(_:move:restRedraws:settling:carry:)``,
     /// ``covers(_:sample:)``; docs/behaviour.md, *A move's ends take the hold's palette*).
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
+
+    /// On a transparent background where a move's pixels settle into a rest that is drawn
+    /// again, and the group keeps no colours shown before it (no hold carried), a rest's colour
+    /// takes one of the group's entries only where the pixels settling into it number at least
+    /// 1/`settlingWorth` of the group's layer pixels per entry (its frames' pixels over
+    /// `maxColors`): half an average entry's. A slow move (`--duration 1`) groups up to eight
+    /// frames; reserving every colour its settling pixels show, up to ``heldColors(_:)``, took
+    /// 117 to 159 of 255 entries for a few percent of the group's pixels, and the item leaving
+    /// the view striped. Measured on the 1125x665 gradients with `python3
+    /// bench/transparent-check.py BIN --frames 200-226 --every 1 --beside --per-frame --
+    /// bench/.cache/gradients/*.png --size 1125x665 --item-width 1035 --spacing 16 --duration 1`
+    /// (the worst of the second move's frames against `pngquant 256`'s; the pixels that change
+    /// where the exact frames do not, over the GIF): every colour −31.37, 903,511; 1/8 −11.71,
+    /// 1,296,313; 1/4 −8.42, 1,407,469; **1/2** −6.45, 1,414,840; none −6.45, 1,437,143. Those
+    /// pixels change once, as the rest appears, where they kept the rest's colour before
+    /// (docs/behaviour.md, *Settling colours by worth*).
+    static let settlingWorth = 2
 
     /// How many of a moving group's `maxColors` entries the colours the moving group before
     /// left may take (``keepers(_:)``), beside those the group reserved already (the overlays',
