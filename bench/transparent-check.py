@@ -165,12 +165,12 @@ def main():
             sys.exit(f"transparent-check: {flag} takes a value")
         value = args.pop(0)
         if flag == "--every":
-            if not value.isdigit() or int(value) < 1:
+            if not value.isdecimal() or not value.isascii() or int(value) < 1:
                 sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
             every = int(value)
         elif flag == "--frames":
             first, _, last = value.partition("-")
-            if not (first.isdigit() and last.isdigit() and int(first) <= int(last)):
+            if not (value.isascii() and first.isdecimal() and last.isdecimal() and int(first) <= int(last)):
                 sys.exit("transparent-check: --frames takes A-B, two whole numbers with A at most B")
             span = (int(first), int(last))
         else:
@@ -203,7 +203,8 @@ def main():
         worst = scored[int(np.argmin(scores))]
         print(f"{gif.stat().st_size} bytes, {len(exact)} timeline frames, shimmer {shimmer} px, "
               f"transparency wrong {wrong} px")
-        print(f"SSIMULACRA2 on white, every {every} frame(s) ({len(scores)}): mean {np.mean(scores):.2f}, "
+        within = f" of frames {scored[0]}-{scored[-1]}" if span else ""
+        print(f"SSIMULACRA2 on white, every {every} frame(s){within} ({len(scores)}): mean {np.mean(scores):.2f}, "
               f"worst {min(scores):.2f} (frame {worst}), last scored {scores[-1]:.2f} (frame {scored[-1]})")
         for line in lines:
             print(line)

@@ -356,9 +356,11 @@ struct SceneEncoder: Sendable {
     /// ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes the
     /// group draw again. Their colours are reserved, the ones most of these pixels show first,
     /// up to `limit` entries; the pixels of the others are left to the group's own palette.
-    /// Without `carry`, a rest's colour is reserved only where its settling pixels are worth
-    /// an entry (``settlingWorth``, of the group's pixels over `maxColors`). With both, a pixel drawn again shows the colour before in the move's frames while its
-    /// picture equals the frame before's, else the rest's from the frame where it starts to
+    /// With `worth` (only the rest's colours kept, within a share of the palette), a rest's
+    /// colour is reserved only where its settling pixels are worth an entry (``settlingWorth``,
+    /// of the group's pixels over `maxColors`). With both, a pixel drawn again shows the colour
+    /// before in the move's frames while its picture equals the frame before's, else the
+    /// rest's from the frame where it starts to
     /// stay through the rest, and the rest's in the move's last frame wherever it stays (a
     /// group of its own, like the first: see ``groups(_:dither:alone:)``), so its colour
     /// changes once, inside the move.
@@ -371,7 +373,7 @@ struct SceneEncoder: Sendable {
     /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: ShownBefore?, picture: (Int) -> FramePicture,
-                                limit: Int, maxColors: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
+                                limit: Int, worth: Bool = false, maxColors: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
@@ -452,9 +454,9 @@ struct SceneEncoder: Sendable {
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        // Where only the rest's colours are kept (no hold's or group's colours shown before), a
-        // colour takes an entry only where enough pixels settle into it (``settlingWorth``).
-        let least = carry == nil ? group.count * w * layerHeight / max(1, maxColors) / SceneEncoder.settlingWorth : 0
+        // With `worth`, a colour takes an entry only where enough pixels settle into it
+        // (``settlingWorth``).
+        let least = worth ? group.count * w * layerHeight / max(1, maxColors) / SceneEncoder.settlingWorth : 0
         for (c, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
                 kept.insert(c)
@@ -559,6 +561,7 @@ struct SceneEncoder: Sendable {
         struct Pixel {
             private let word: UInt64
             init(region: Int, entry: Int) {
+                assert(region >= 0 && region < 1 << 55 && (0..<512).contains(entry), "HeldColors.Pixel: out of range")
                 word = UInt64(region) << 9 | UInt64(entry)
             }
             var region: Int { Int(word >> 9) }
@@ -790,7 +793,7 @@ struct SceneEncoder: Sendable {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: before, picture: picture,
                                                               limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors,
-                                                              maxColors: maxColors)
+                                                              worth: before == nil && nextTo == nil, maxColors: maxColors)
             // Where the hold's colours that its still pixels show pass the share, the frame takes
             // the hold's palette whole, if that palette also covers what the frame draws afresh
             // (checked below, once the frame's pixels are sampled).
@@ -985,6 +988,7 @@ struct SceneEncoder: Sendable {
             }
         }
         if keepAgain {
+            keptColors = HeldColors()
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: keepFrom, picture: picture,
                                                               limit: keepsLeft ? min(SceneEncoder.heldColors(maxColors), reservedFirst + SceneEncoder.leftColors(maxColors))
@@ -1390,7 +1394,9 @@ struct SceneEncoder: Sendable {
     static func heldColors(_ maxColors: Int) -> Int { maxColors * 5 / 8 }
 
     /// On a transparent background where a move's pixels settle into a rest that is drawn
-    /// again, and the group keeps no colours shown before it (no hold carried), a rest's colour
+    /// again, and the group keeps no colours shown before it (neither a hold's nor the group
+    /// before's) and is not a frame near the rest that may take the rest's palette whole
+    /// (``holdBeside(_:move:restRedraws:settling:carry:)``), a rest's colour
     /// takes one of the group's entries only where the pixels settling into it number at least
     /// 1/`settlingWorth` of the group's layer pixels per entry (its frames' pixels over
     /// `maxColors`): half an average entry's. A slow move (`--duration 1`) groups up to eight
