@@ -360,10 +360,9 @@ struct SceneEncoder: Sendable {
     /// colour is reserved only where its settling pixels are worth an entry (``settlingWorth``,
     /// of the group's pixels over `maxColors`). With both, a pixel drawn again shows the colour
     /// before in the move's frames while its picture equals the frame before's, else the
-    /// rest's from the frame where it starts to
-    /// stay through the rest, and the rest's in the move's last frame wherever it stays (a
-    /// group of its own, like the first: see ``groups(_:dither:alone:)``), so its colour
-    /// changes once, inside the move.
+    /// rest's from the frame where it starts to stay through the rest, and the rest's in the
+    /// move's last frame wherever it stays (a group of its own, like the first: see
+    /// ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
     /// Returns the pixels kept (by region pixel) with their entries in the two palettes,
     /// the settling map with the kept pixels marked at the frame that draws them and the others
     /// unmarked, and the reserved colours.
@@ -988,6 +987,7 @@ struct SceneEncoder: Sendable {
             }
         }
         if keepAgain {
+            // The first pass's pixels go before the second pass reserves room for its own.
             keptColors = HeldColors()
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: keepFrom, picture: picture,
@@ -1396,10 +1396,10 @@ struct SceneEncoder: Sendable {
     /// On a transparent background where a move's pixels settle into a rest that is drawn
     /// again, and the group keeps no colours shown before it (neither a hold's nor the group
     /// before's) and is not a frame near the rest that may take the rest's palette whole
-    /// (``holdBeside(_:move:restRedraws:settling:carry:)``), a rest's colour
-    /// takes one of the group's entries only where the pixels settling into it number at least
-    /// 1/`settlingWorth` of the group's layer pixels per entry (its frames' pixels over
-    /// `maxColors`): half an average entry's. A slow move (`--duration 1`) groups up to eight
+    /// (``holdBeside(_:move:restRedraws:settling:carry:)``), a rest's colour takes one of the
+    /// group's entries only where the pixels settling into it number at least 1/`settlingWorth`
+    /// of the group's layer pixels per entry (its frames' pixels over `maxColors`): half an
+    /// average entry's. A slow move (`--duration 1`) groups up to eight
     /// frames; reserving every colour its settling pixels show, up to ``heldColors(_:)``, took
     /// 117 to 159 of 255 entries for a few percent of the group's pixels, and the item leaving
     /// the view striped. Measured on the 1125x665 gradients with `python3
