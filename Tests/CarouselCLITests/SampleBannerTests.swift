@@ -52,26 +52,20 @@ struct SampleBannerTests {
             try #require(shown.count == carousel.frameCount)
             return (carousel, shown, gif.disposals.contains(2))
         }
+        let white = RGBA(r: 255, g: 255, b: 255)
         let (carousel, transparent, cleared) = try render(RGBA(r: 0, g: 0, b: 0, a: 0))
-        let (_, opaque, _) = try render(RGBA(r: 255, g: 255, b: 255))
+        let (_, opaque, _) = try render(white)
         #expect(cleared, "frames are cleared")
         // The mean absolute error per channel of `shown` against `exact`, both on white, in each
         // eighth of the view's width (the item leaving the view is a strip at its edge).
         func errors(_ shown: RGBAImage, _ exact: RGBAImage) -> [Double] {
+            let a = shown.composited(over: white).pixels, b = exact.composited(over: white).pixels
             let strip = exact.width / 8
             var totals = [Int](repeating: 0, count: 8)
-            shown.pixels.withUnsafeBufferPointer { s in
-                exact.pixels.withUnsafeBufferPointer { e in
-                    for y in 0..<exact.height {
-                        for x in 0..<(strip * 8) {
-                            let i = 4 * (y * exact.width + x)
-                            for c in 0..<3 {
-                                let a = (Int(s[i + c]) * Int(s[i + 3]) + 255 * (255 - Int(s[i + 3])) + 127) / 255
-                                let b = (Int(e[i + c]) * Int(e[i + 3]) + 255 * (255 - Int(e[i + 3])) + 127) / 255
-                                totals[x / strip] += abs(a - b)
-                            }
-                        }
-                    }
+            for y in 0..<exact.height {
+                for x in 0..<(strip * 8) {
+                    let i = 4 * (y * exact.width + x)
+                    for c in 0..<3 { totals[x / strip] += abs(Int(a[i + c]) - Int(b[i + c])) }
                 }
             }
             return totals.map { Double($0) / Double(strip * exact.height * 3) }

@@ -176,11 +176,10 @@ struct SceneEncoder: Sendable {
     /// within the spread would hold memory in proportion to their number. A swipe's settle,
     /// the longest measured, makes a group of 8, or 9 with its last frame: the move's last,
     /// where no rest comes after it (``restAfter(_:scene:)``), joins the group it would
-    /// follow alone, past this, for it
-    /// stands for the rest (a frame of its own, with a palette of its own, changed the
-    /// pixels that stand still as the settle ended: 96,248 of them at the end of `swipe
-    /// next` in `python3 bench/transparent-check.py BIN -- --spacing 16 --item-width 560
-    /// --script 'swipe next; hold 1; swipe prev 0.5'`).
+    /// follow alone, past this, for it stands for the rest (a frame of its own, with a
+    /// palette of its own, changed the pixels that stand still as the settle ended: 96,248 of
+    /// them at the end of `swipe next` in `python3 bench/transparent-check.py BIN --
+    /// --spacing 16 --item-width 560 --script 'swipe next; hold 1; swipe prev 0.5'`).
     static let clearedGroupFrames = 8
 
     /// A group made ready: its palette, the region's indices, and an exact search for overlay pixels.
@@ -301,8 +300,13 @@ struct SceneEncoder: Sendable {
     /// little: docs/behaviour.md, *Where no rest follows a move*).
     func keepsLeftColors(_ group: Range<Int>, follow: FollowWait) -> Bool {
         guard follow.whole else { return true }
-        let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
+        let move = sceneFrames(of: group.lowerBound)
         return group.lowerBound == move.lowerBound || group.contains(move.upperBound - 1)
+    }
+
+    /// The planned frames of the scene (a move or a rest) that planned frame `k` belongs to.
+    func sceneFrames(of k: Int) -> Range<Int> {
+        plan.scenes[plan.frames[k].scene].frames
     }
 
     /// Whether every view of group `g` lies within 1/``holdPaletteSpread`` of the width of the
@@ -356,13 +360,13 @@ struct SceneEncoder: Sendable {
     /// ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes the
     /// group draw again. Their colours are reserved, the ones most of these pixels show first,
     /// up to `limit` entries; the pixels of the others are left to the group's own palette.
-    /// With `worth` (only the rest's colours kept, within a share of the palette), a rest's
-    /// colour is reserved only where its settling pixels are worth an entry (``settlingWorth``,
-    /// of the group's pixels over `maxColors`). With both, a pixel drawn again shows the colour
-    /// before in the move's frames while its picture equals the frame before's, else the
-    /// rest's from the frame where it starts to stay through the rest, and the rest's in the
-    /// move's last frame wherever it stays (a group of its own, like the first: see
-    /// ``groups(_:dither:alone:)``), so its colour changes once, inside the move.
+    /// A colour is reserved only where at least `least` of these pixels show it (where only
+    /// the rest's colours are kept, within a share of the palette: ``settlingWorth``). With
+    /// both, a pixel drawn again shows the colour before in the move's frames while its picture
+    /// equals the frame before's, else the rest's from the frame where it starts to stay
+    /// through the rest, and the rest's in the move's last frame wherever it stays (a group of
+    /// its own, like the first: see ``groups(_:dither:alone:)``), so its colour changes once,
+    /// inside the move.
     /// Returns the pixels kept (by region pixel) with their entries in the two palettes,
     /// the settling map with the kept pixels marked at the frame that draws them and the others
     /// unmarked, and the reserved colours.
@@ -372,7 +376,7 @@ struct SceneEncoder: Sendable {
     /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: ShownBefore?, picture: (Int) -> FramePicture,
-                                limit: Int, worth: Bool = false, maxColors: Int) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
+                                limit: Int, least: Int = 0) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
@@ -389,7 +393,7 @@ struct SceneEncoder: Sendable {
         // With a hold before the move too, a pixel drawn again in a moving frame shows the hold
         // before's colour, and in the move's last frame the rest's, where it stays through it:
         // the colour changes once, in the move.
-        let lastOfMove = plan.scenes[plan.frames[group.lowerBound].scene].frames.upperBound - 1
+        let lastOfMove = sceneFrames(of: group.lowerBound).upperBound - 1
         // For each screen pixel, the last of the group's frames (by position) that shows it with
         // the hold before's colour, or -1: a pixel still since the hold in a frame is still in
         // the frames before it, so those that show it are the group's first frames.
@@ -453,9 +457,6 @@ struct SceneEncoder: Sendable {
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        // With `worth`, a colour takes an entry only where enough pixels settle into it
-        // (``settlingWorth``).
-        let least = worth ? group.count * w * layerHeight / max(1, maxColors) / SceneEncoder.settlingWorth : 0
         for (c, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
                 kept.insert(c)
@@ -678,7 +679,7 @@ struct SceneEncoder: Sendable {
     func settlingFrames(before restGroup: PaletteGroup) -> [Int32] {
         let frames = plan.frames
         let restFrame = restGroup.frames.lowerBound
-        let move = plan.scenes[frames[restFrame - 1].scene].frames
+        let move = sceneFrames(of: restFrame - 1)
         let w = plan.width, h = plan.layer.height, layerWidth = plan.layer.width
         var from = [Int32](repeating: Int32(restFrame), count: w * h)
         plan.layer.pixels.withUnsafeBytes { raw in
@@ -773,7 +774,7 @@ struct SceneEncoder: Sendable {
         var keptColors = HeldColors()
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
-        let move = plan.scenes[plan.frames[group.lowerBound].scene].frames
+        let move = sceneFrames(of: group.lowerBound)
         let restFrame = move.upperBound
         let restRedraws = settling != nil && restFrame < plan.frames.count && canvas?.clears[restFrame - 1] == true
         // Where the frame takes a palette whole: a hold's (below), or the group before's where it
@@ -792,7 +793,8 @@ struct SceneEncoder: Sendable {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: before, picture: picture,
                                                               limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors,
-                                                              worth: before == nil && nextTo == nil, maxColors: maxColors)
+                                                              least: before == nil && nextTo == nil
+                                                                  ? group.count * plan.width * layerHeight / maxColors / SceneEncoder.settlingWorth : 0)
             // Where the hold's colours that its still pixels show pass the share, the frame takes
             // the hold's palette whole, if that palette also covers what the frame draws afresh
             // (checked below, once the frame's pixels are sampled).
@@ -992,8 +994,7 @@ struct SceneEncoder: Sendable {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: keepFrom, picture: picture,
                                                               limit: keepsLeft ? min(SceneEncoder.heldColors(maxColors), reservedFirst + SceneEncoder.leftColors(maxColors))
-                                                                  : SceneEncoder.heldColors(maxColors),
-                                                              maxColors: maxColors)
+                                                                  : SceneEncoder.heldColors(maxColors))
             from = keptFrom
             drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
             sparse = collect(sparse: true)
@@ -1399,10 +1400,9 @@ struct SceneEncoder: Sendable {
     /// (``holdBeside(_:move:restRedraws:settling:carry:)``), a rest's colour takes one of the
     /// group's entries only where the pixels settling into it number at least 1/`settlingWorth`
     /// of the group's layer pixels per entry (its frames' pixels over `maxColors`): half an
-    /// average entry's. A slow move (`--duration 1`) groups up to eight
-    /// frames; reserving every colour its settling pixels show, up to ``heldColors(_:)``, took
-    /// 117 to 159 of 255 entries for a few percent of the group's pixels, and the item leaving
-    /// the view striped. Measured on the 1125x665 gradients with `python3
+    /// average entry's. A slow move (`--duration 1`) groups up to eight frames; reserving
+    /// every colour its settling pixels show, up to ``heldColors(_:)``, took 117 to 159 of 255
+    /// entries for a few percent of the group's pixels, and the item leaving the view striped. Measured on the 1125x665 gradients with `python3
     /// bench/transparent-check.py BIN --frames 200-226 --every 1 --beside --per-frame --
     /// bench/.cache/gradients/*.png --size 1125x665 --item-width 1035 --spacing 16 --duration 1`
     /// (the worst of the second move's frames against `pngquant 256`'s; the pixels that change
