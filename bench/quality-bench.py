@@ -262,14 +262,14 @@ def exact_png(folder, k):
     return folder / "exact" / f"frame-{k:05d}.png"
 
 
-def quantize(folder, frames, subdir="pngquant"):
-    """`pngquant 256` (default dithering) on each of `frames` (timeline indices) of the exact
-    frames in `folder`, into folder/subdir, on every core; a frame already there is kept.
-    The PNGs, in the order of `frames`."""
+def quantize(folder, frames, subdir="pngquant", colors=256):
+    """`pngquant 256` (default dithering; `colors` in place of 256 when given) on each of `frames`
+    (timeline indices) of the exact frames in `folder`, into folder/subdir, on every core; a frame
+    already there is kept. The PNGs, in the order of `frames`."""
     (folder / subdir).mkdir(exist_ok=True)
     jobs = [(exact_png(folder, k), folder / subdir / f"frame-{k:05d}.png") for k in frames]
     with ThreadPoolExecutor(os.cpu_count()) as pool:
-        list(pool.map(lambda job: run(["pngquant", "256", "--force", "--output", job[1], "--", job[0]]),
+        list(pool.map(lambda job: run(["pngquant", str(colors), "--force", "--output", job[1], "--", job[0]]),
                       [job for job in jobs if not job[1].exists()]))
     return [out for _, out in jobs]
 
