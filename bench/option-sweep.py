@@ -12,19 +12,23 @@ unless OPTIONS name images), expands the GIF to timeline frames by its delays (c
 as transparent-check.py does), and scores every Nth timeline frame (--every, 2 by default;
 1 scores them all) and every frame outside a hold (frames.json's phase: move, drag or
 settle) with SSIMULACRA2 against the exact frame, beside `pngquant 256` (default dithering)
-of that exact frame on its own (`pngquant N` where the options give `--colors N`). Frames with alpha are composited on white, all three alike.
-It prints one line: the options, the GIF's bytes, the frames scored, carousel's mean and
+of that exact frame on its own (`pngquant N` where the options, or a `--config` file they
+name, give `--colors N`). Frames with alpha are composited on white, all three alike. It prints one line: the options, the GIF's bytes, the frames scored, carousel's mean and
 pngquant's, how many frames fall more than 5 below pngquant's and the worst gap (carousel
 minus pngquant) with its timeline frame; then the 5 largest gaps. The goal: no frame more
 than 5 below pngquant's, and carousel's mean at least pngquant's.
 
-Scoring runs in J worker processes (--jobs, 2 by default). About a minute for the sample
-banners with every default on 2 cores. Everything is written to a temporary folder, removed
-at the end. Exit status 0 when everything was measured, whether or not the goal passes; 64
-for arguments that cannot be run. Needs Pillow, numpy and ssimulacra2 (pip) and pngquant
-(apt-get install pngquant).
+Scoring runs in J worker processes (--jobs, 2 by default; pngquant runs on every core). A
+minute and a half for the sample banners with every default on 2 cores (under a minute with
+--every 4). The GIF's frames are held expanded in memory, as transparent-check.py holds them:
+fine for the sample banners, large for long timelines of big pictures. Everything is written
+to a temporary folder, removed at the end (on Ctrl-C and SIGTERM too). Exit status 0 when
+everything was measured, whether or not the goal passes; 64 for arguments of this script that
+cannot be run; 1, after carousel's own message, where carousel rejects a render option.
+Needs pngquant (apt-get install pngquant) and what quality-bench.py needs (Pillow, numpy,
+ssimulacra2, flip-evaluator), which loading it pip-installs where missing.
 """
-import json, os, shlex, sys, tempfile
+import json, os, shlex, signal, sys, tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -66,14 +70,28 @@ def arguments(args):
 
 
 def colors(options):
-    """The palette size the render options ask for (`--colors N`), 256 when they give none: what
-    pngquant is given, so a smaller palette is compared with pngquant's of that size."""
-    for k, option in enumerate(options):
-        value = option.split("=", 1)[1] if option.startswith("--colors=") else (
-            options[k + 1] if option == "--colors" and k + 1 < len(options) else None)
-        if value is not None:
-            return int(value) if value.isascii() and value.isdecimal() else 256
-    return 256
+    """The palette size the render options ask for, 256 when they give none: what pngquant is
+    given, so a smaller palette is compared with pngquant's of that size. As carousel reads it:
+    the last `--colors N` (or `--colors=N`), else a `--config` file's "colors" (carousel has
+    rejected a value it cannot read before this is asked)."""
+    def value(name):
+        found = None
+        for k, option in enumerate(options):
+            if option.startswith(name + "="):
+                found = option.split("=", 1)[1]
+            elif option == name and k + 1 < len(options):
+                found = options[k + 1]
+        return found
+    given = value("--colors")
+    if given is None and value("--config") is not None:
+        try:
+            given = json.loads(Path(value("--config")).read_text()).get("colors")
+        except (OSError, ValueError, AttributeError):
+            given = None
+    try:
+        return int(given) if given is not None else 256
+    except (TypeError, ValueError):
+        return 256
 
 
 def white_png(rgba, path):
@@ -120,5 +138,14 @@ def main():
                         for g, k, s, q in gaps[:GAPS]), flush=True)
 
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+
+
 if __name__ == "__main__":
-    run_main("option-sweep", main)
+    # SIGTERM as Ctrl-C: the temporary folder is removed on the way out either way.
+    signal.signal(signal.SIGTERM, interrupted)
+    try:
+        run_main("option-sweep", main)
+    except KeyboardInterrupt:
+        sys.exit("option-sweep: interrupted")

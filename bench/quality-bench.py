@@ -265,7 +265,8 @@ def exact_png(folder, k):
 def quantize(folder, frames, subdir="pngquant", colors=256):
     """`pngquant 256` (default dithering; `colors` in place of 256 when given) on each of `frames`
     (timeline indices) of the exact frames in `folder`, into folder/subdir, on every core; a frame
-    already there is kept. The PNGs, in the order of `frames`."""
+    already there is kept, whatever `colors` made it (a subdir each). The PNGs, in the order of
+    `frames`."""
     (folder / subdir).mkdir(exist_ok=True)
     jobs = [(exact_png(folder, k), folder / subdir / f"frame-{k:05d}.png") for k in frames]
     with ThreadPoolExecutor(os.cpu_count()) as pool:
