@@ -7,7 +7,7 @@ holds for workers forked from the process (Linux's default through Python 3.13);
 worker (macOS, or Linux from Python 3.14) starts afresh and finds the module only when the
 script that uses it loads it at its top level, not inside a function.
 """
-import importlib.util, sys
+import importlib.util, os, signal, sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
@@ -33,10 +33,36 @@ def run_main(tool, main):
     """Runs a script's `main`: where a command it ran failed (encoder-bench.py's Unmeasured,
     told by name, so that the script need not load that module, and numpy with it, before
     quality-bench.py has installed numpy) or a file could not be read or written, `tool`
-    ends with one line on stderr."""
+    ends with one line on stderr, and so it does on Ctrl-C or SIGTERM, each raised as
+    KeyboardInterrupt so that the script's temporary folders are removed on the way out."""
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, interrupted)
     try:
         main()
+    except KeyboardInterrupt:
+        sys.exit(f"{tool}: interrupted")
     except Exception as error:
         if not isinstance(error, OSError) and type(error).__name__ != "Unmeasured":
             raise
         sys.exit(f"{tool}: could not measure: {error}")
+
+
+def usage(tool, problem):
+    """One line on stderr and exit status 64, for arguments that cannot be run."""
+    print(f"{tool}: {problem}", file=sys.stderr)
+    sys.exit(64)
+
+
+def whole(value, least=1, most=None):
+    """`value` as a whole number from `least` (to `most`, when given), or None: ASCII digits
+    only (str.isdigit takes "²", which int() then refuses)."""
+    if not (isinstance(value, str) and value.isascii() and value.isdecimal()):
+        return None
+    number = int(value)
+    return number if number >= least and (most is None or number <= most) else None
+
+
+def is_binary(path):
+    """Whether `path` is an executable file (a carousel binary, for the scripts that take one)."""
+    return os.path.isfile(path) and os.access(path, os.X_OK)

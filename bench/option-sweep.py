@@ -28,24 +28,24 @@ cannot be run; 1, after carousel's own message, where carousel rejects a render 
 Needs pngquant (apt-get install pngquant) and what quality-bench.py needs (Pillow, numpy,
 ssimulacra2, flip-evaluator), which loading it pip-installs where missing.
 """
-import json, os, shlex, signal, sys, tempfile
+import json, shlex, sys, tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
-from benchmodules import load, run_main
+import benchmodules
+from benchmodules import is_binary, load, run_main, whole
 
 quality = load("quality-bench.py")          # phases(), quantize(), exact_png(), score_files()
 transparent = load("transparent-check.py")  # expanded(), on_white(), run()
 GAPS = 5
+JOBS_MOST = 64   # worker processes at most: one a core is what pays
 
 
 def usage(problem):
-    """One line on stderr and exit status 64, for arguments that cannot be run."""
-    print(f"option-sweep: {problem}", file=sys.stderr)
-    sys.exit(64)
+    benchmodules.usage("option-sweep", problem)
 
 
 def arguments(args):
@@ -53,16 +53,15 @@ def arguments(args):
     if not args or args[0].startswith("-"):
         usage("usage: option-sweep.py BIN [--every N] [--jobs J] [-- RENDER OPTIONS...]")
     exe, args, values = args[0], args[1:], {"--every": 2, "--jobs": 2}
-    if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
+    if not is_binary(exe):
         usage(f"{exe}: no carousel binary there")
     while args and args[0] != "--":
         flag = args.pop(0)
         if flag not in values:
             usage(f"unknown option {flag!r} (render options go after --)")
-        value = args.pop(0) if args else ""
-        if not (value.isascii() and value.isdecimal() and int(value) >= 1):
-            usage(f"{flag} takes a whole number, 1 or more")
-        values[flag] = int(value)
+        values[flag] = whole(args.pop(0) if args else "", most=JOBS_MOST if flag == "--jobs" else None)
+        if values[flag] is None:
+            usage(f"{flag} takes a whole number, 1 or more" + (f" and at most {JOBS_MOST}" if flag == "--jobs" else ""))
     options = args[1:]
     if any(o in ("-o", "--output", "--format") or o.startswith(("--output=", "--format=")) for o in options):
         usage("the script chooses the output; leave -o and --format out of the render options")
@@ -138,14 +137,5 @@ def main():
                         for g, k, s, q in gaps[:GAPS]), flush=True)
 
 
-def interrupted(signum, frame):
-    raise KeyboardInterrupt
-
-
 if __name__ == "__main__":
-    # SIGTERM as Ctrl-C: the temporary folder is removed on the way out either way.
-    signal.signal(signal.SIGTERM, interrupted)
-    try:
-        run_main("option-sweep", main)
-    except KeyboardInterrupt:
-        sys.exit("option-sweep: interrupted")
+    run_main("option-sweep", main)

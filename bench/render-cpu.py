@@ -12,16 +12,15 @@ machine's run-to-run noise; one run of each build does not. The GIFs go to a tem
 folder. With --frames, `carousel frames` is timed instead, each run into a new folder
 (removed after it), and the line gives the bytes of PNG it wrote.
 """
-import os, resource, shutil, subprocess, sys, tempfile, time
+import resource, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
-from benchmodules import load, run_main
+import benchmodules
+from benchmodules import is_binary, load, run_main, whole
 
 
 def usage(problem):
-    """One line on stderr and exit status 64, for arguments that cannot be run."""
-    print(f"render-cpu: {problem}", file=sys.stderr)
-    sys.exit(64)
+    benchmodules.usage("render-cpu", problem)
 
 
 def main():
@@ -34,16 +33,16 @@ def main():
     names = args[1].split(",") if len(args) > 1 else ["samples", "photos", "gradients"]
     rounds = args[2] if len(args) > 2 else "3"
     for build in builds:
-        if not (os.path.isfile(build) and os.access(build, os.X_OK)):
+        if not is_binary(build):
             usage(f"{build}: no carousel binary there")
     quality = load("quality-bench.py")
     known = quality.WORKLOAD_NAMES
     for name in names:
         if name not in known:
             usage(f"no workload named {name!r} ({', '.join(known)})")
-    if not rounds.isdigit() or int(rounds) < 1:
+    if whole(rounds) is None:
         usage(f"ROUNDS must be a whole number from 1, got {rounds!r}")
-    rounds = int(rounds)
+    rounds = whole(rounds)
     works = {w.name: w for w in quality.workloads(names)}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(rounds):

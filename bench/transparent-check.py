@@ -36,12 +36,14 @@ gaps over the items, which clears frames (and with `--colors` below 128, takes w
 frames).
 Needs Pillow, numpy and ssimulacra2 (pip), and pngquant for --beside (apt-get install pngquant).
 """
-import io, json, os, struct, subprocess, sys, tempfile
+import io, json, struct, subprocess, sys, tempfile
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 from ssimulacra2 import compute_ssimulacra2
+
+from benchmodules import is_binary, run_main, whole
 
 
 def decoded(gif):
@@ -137,7 +139,7 @@ def ppm(pixels):
 
 def binary(path, script):
     """`path`, or exits with one line when no executable is there."""
-    if not (Path(path).is_file() and os.access(path, os.X_OK)):
+    if not is_binary(path):
         sys.exit(f"{script}: {path}: no carousel binary there")
     return path
 
@@ -145,7 +147,9 @@ def binary(path, script):
 def run(command, script):
     """Runs a carousel command, or exits with one line after carousel's own error."""
     if subprocess.run(command).returncode != 0:
-        sys.exit(f"{script}: carousel failed (above): {' '.join(map(str, command[1:]))}")
+        # Control characters in an option are shown escaped, so the line stays one line.
+        shown = " ".join(map(str, command[1:])).encode("unicode_escape").decode("ascii")
+        sys.exit(f"{script}: carousel failed (above): {shown}")
 
 
 def main():
@@ -165,14 +169,15 @@ def main():
             sys.exit(f"transparent-check: {flag} takes a value")
         value = args.pop(0)
         if flag == "--every":
-            if not value.isdecimal() or not value.isascii() or int(value) < 1:
+            every = whole(value)
+            if every is None:
                 sys.exit("transparent-check: --every takes a whole number of frames, 1 or more")
-            every = int(value)
         elif flag == "--frames":
             first, _, last = value.partition("-")
-            if not (value.isascii() and first.isdecimal() and last.isdecimal() and int(first) <= int(last)):
+            first, last = whole(first, least=0), whole(last, least=0)
+            if first is None or last is None or first > last:
                 sys.exit("transparent-check: --frames takes A-B, two whole numbers with A at most B")
-            span = (int(first), int(last))
+            span = (first, last)
         else:
             against = binary(value, "transparent-check: --against")
     options = args[1:] if args[:1] == ["--"] else args
@@ -254,7 +259,4 @@ def score(exact, shown, frames):
     return scores
 
 if __name__ == "__main__":
-    try:
-        main()
-    except KeyboardInterrupt:
-        sys.exit("transparent-check: interrupted")
+    run_main("transparent-check", main)
