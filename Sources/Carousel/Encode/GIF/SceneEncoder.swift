@@ -1402,14 +1402,15 @@ struct SceneEncoder: Sendable {
     /// of the group's layer pixels per entry (its frames' pixels over `maxColors`): half an
     /// average entry's. A slow move (`--duration 1`) groups up to eight frames; reserving
     /// every colour its settling pixels show, up to ``heldColors(_:)``, took 117 to 159 of 255
-    /// entries for a few percent of the group's pixels, and the item leaving the view striped. Measured on the 1125x665 gradients with `python3
-    /// bench/transparent-check.py BIN --frames 200-226 --every 1 --beside --per-frame --
-    /// bench/.cache/gradients/*.png --size 1125x665 --item-width 1035 --spacing 16 --duration 1`
-    /// (the worst of the second move's frames against `pngquant 256`'s; the pixels that change
-    /// where the exact frames do not, over the GIF): every colour −31.37, 903,511; 1/8 −11.71,
-    /// 1,296,313; 1/4 −8.42, 1,407,469; **1/2** −6.45, 1,414,840; none −6.45, 1,437,143. Those
-    /// pixels change once, as the rest appears, where they kept the rest's colour before
-    /// (docs/behaviour.md, *Settling colours by worth*).
+    /// entries for a few percent of the group's pixels, and the item leaving the view striped.
+    /// Measured on the 1125x665 gradients with `python3 bench/transparent-check.py BIN
+    /// --frames 200-226 --every 1 --beside --per-frame -- bench/.cache/gradients/*.png --size
+    /// 1125x665 --item-width 1035 --spacing 16 --duration 1` (the worst of the second move's
+    /// frames against `pngquant 256`'s; the pixels that change where the exact frames do not,
+    /// over the GIF): every colour −31.37, 903,511; 1/8 −11.71, 1,296,313; 1/4 −8.42,
+    /// 1,407,469; **1/2** −6.45, 1,414,840; none −6.45, 1,437,143. Those pixels change once,
+    /// as the rest appears, where they kept the rest's colour before (docs/behaviour.md,
+    /// *Settling colours by worth*).
     static let settlingWorth = 2
 
     /// How many of a moving group's `maxColors` entries the colours the moving group before
