@@ -18,7 +18,7 @@ pngquant's, how many frames fall more than 5 below pngquant's and the worst gap 
 minus pngquant) with its timeline frame; then the 5 largest gaps. The goal: no frame more
 than 5 below pngquant's, and carousel's mean at least pngquant's.
 
-Scoring runs in J worker processes (--jobs, 2 by default; pngquant runs on every core). A
+Scoring runs in J worker processes (--jobs, 2 by default, 64 at most; pngquant runs on every core). A
 minute and a half for the sample banners with every default on 2 cores (under a minute with
 --every 4). The GIF's frames are held expanded in memory, as transparent-check.py holds them:
 fine for the sample banners, large for long timelines of big pictures. Everything is written
