@@ -23,7 +23,8 @@ import Foundation
 ///    is mapped to indices once, with the dither pattern fixed to the layer, so it
 ///    travels with the content. A frame is a crop of those indices. A dithered moving
 ///    frame's palette is designed for the pixels it draws, and the pixels it leaves
-///    for the next rest take that rest's indices (``prepare(_:previous:settling:carry:follow:picture:)``);
+///    for the next rest take that rest's indices where the rest's colours they show are
+///    worth entries (``prepare(_:previous:settling:carry:follow:picture:)``);
 ///    a rest's pixels count more the longer they stay after it (``restCounts(_:)``).
 ///    With ordered dithering, pixels at edges and in texture take their nearest entry
 ///    (``DitherMask``, made once for the layer, so it travels with the content too).
@@ -733,9 +734,10 @@ struct SceneEncoder: Sendable {
     /// A dithered moving group is one frame, or two. Its palette is designed for the pixels
     /// its frames draw (those that changed), except those that settle here: pixels that
     /// keep their colour from their frame through the rest that follows take the rest's
-    /// own indices, and the rest's entries they use are reserved. The rest then shows one
-    /// palette's dithering wherever the move left pixels alone, not a patchwork of bands,
-    /// one per moving frame. On a transparent background where frames are cleared, the
+    /// own indices, and the rest's colours they show are reserved, where those colours fit in
+    /// ``settlingColors(_:)`` and each is worth an entry (``settlingEntryWorth``). The rest
+    /// then shows one palette's dithering wherever the move left pixels alone, not a
+    /// patchwork of bands, one per moving frame. On a transparent background where frames are cleared, the
     /// hold's colours are kept for the pixels that stand still (``keepHoldColors``), and a
     /// move's end frame close to a hold may take that hold's palette whole
     /// (``holdBeside(_:move:restRedraws:settling:carry:)``).
@@ -767,7 +769,7 @@ struct SceneEncoder: Sendable {
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
         // The settling pixels (by their region pixel) and the rest's index each shows.
         var settled: [(region: Int, restIndex: UInt8)] = []
-        // The settling map without the pixels whose rest entries are not reserved, where some are not.
+        // The settling map less the settling pixels left to the group's own entries; nil when none is.
         var settlingMap: [Int32]?
         // On a transparent background where frames are cleared: the pixels that keep a hold's
         // colour (settling into the rest after the move, or carried from the hold before it),
@@ -838,18 +840,25 @@ struct SceneEncoder: Sendable {
                 }
             }
             reserveSettling()
-            var settlers = [Int](repeating: 0, count: 256)
-            for s in settled { settlers[Int(s.restIndex)] += 1 }
+            // Whether each of the rest's entries is worth one of the group's: the pixels settling
+            // into its colour (in any of the rest's entries of that colour) number at least
+            // `least`, or the colour is an overlay's, reserved anyway.
+            var byColor: [RGBA: Int] = [:]
+            for s in settled { byColor[rest.palette[Int(s.restIndex)], default: 0] += 1 }
             let least = group.count * w * layerHeight / maxColors / SceneEncoder.settlingEntryWorth
+            let free = Set(overlayReservations)
+            let worthy = (0..<256).map { i in
+                i >= rest.palette.count || free.contains(rest.palette[i]) || byColor[rest.palette[i], default: 0] >= least
+            }
             if reserved.count > SceneEncoder.settlingColors(maxColors) {
                 // Settling takes at most half the palette; the rest is for what moves.
                 settled = []
                 reserved = overlayReservations
-            } else if settlers.contains(where: { $0 > 0 && $0 < least }) {
+            } else if settled.contains(where: { !worthy[Int($0.restIndex)] }) {
                 // Within it, a rest's entry is reserved only where enough pixels settle into it
                 // (``settlingEntryWorth``); the others are drawn from the group's own entries,
                 // and the settling map leaves them to the frames.
-                settled.removeAll { settlers[Int($0.restIndex)] < least }
+                settled.removeAll { !worthy[Int($0.restIndex)] }
                 reserveSettling()
                 var map = settling.from
                 map.withUnsafeMutableBufferPointer { from in
@@ -858,8 +867,7 @@ struct SceneEncoder: Sendable {
                             let settles = from.baseAddress! + y * w
                             let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
                             // The rest's transparent pixels (a transparent background) stay as they are.
-                            for x in 0..<w where group.contains(Int(settles[x])) && Int(shown[x]) < rest.palette.count
-                                && settlers[Int(shown[x])] < least {
+                            for x in 0..<w where group.contains(Int(settles[x])) && !worthy[Int(shown[x])] {
                                 settles[x] = .max
                             }
                         }
@@ -1472,9 +1480,11 @@ struct SceneEncoder: Sendable {
 
     /// Where a moving group's pixels settle into the rest after the move and frames are not
     /// cleared (an opaque background), and the rest's colours they show fit in
-    /// ``settlingColors(_:)``, a rest's entry takes one of the group's entries only where the
+    /// ``settlingColors(_:)``, a rest's colour takes one of the group's entries only where the
     /// pixels settling into it number at least 1/`settlingEntryWorth` of the group's layer
     /// pixels per entry (its frames' pixels over `maxColors`): an eighth of an average entry's.
+    /// An overlay's colour (a dot's, the touch indicator's) is reserved anyway, so it needs no
+    /// count.
     /// The other settling pixels are drawn from the group's own entries and keep them through
     /// the rest, which draws only what changed. As an eased move slows into its rest, a
     /// picture whose colour changes slowly across it settles a few pixels at a time, in many
