@@ -843,8 +843,10 @@ struct SceneEncoder: Sendable {
             // Whether each of the rest's entries is worth one of the group's: the pixels settling
             // into its colour (in any of the rest's entries of that colour) number at least
             // `least`, or the colour is an overlay's, reserved anyway.
+            var settlers = [Int](repeating: 0, count: 256)
+            for s in settled { settlers[Int(s.restIndex)] += 1 }
             var byColor: [RGBA: Int] = [:]
-            for s in settled { byColor[rest.palette[Int(s.restIndex)], default: 0] += 1 }
+            for i in 0..<rest.palette.count where settlers[i] > 0 { byColor[rest.palette[i], default: 0] += settlers[i] }
             let least = group.count * w * layerHeight / maxColors / SceneEncoder.settlingEntryWorth
             let free = Set(overlayReservations)
             let worthy = (0..<256).map { i in
