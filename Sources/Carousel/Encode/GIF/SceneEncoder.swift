@@ -737,10 +737,10 @@ struct SceneEncoder: Sendable {
     /// own indices, and the rest's colours they show are reserved, where those colours fit in
     /// ``settlingColors(_:)`` and each is worth an entry (``settlingEntryWorth``). The rest
     /// then shows one palette's dithering wherever the move left pixels alone, not a
-    /// patchwork of bands, one per moving frame. On a transparent background where frames are cleared, the
-    /// hold's colours are kept for the pixels that stand still (``keepHoldColors``), and a
-    /// move's end frame close to a hold may take that hold's palette whole
-    /// (``holdBeside(_:move:restRedraws:settling:carry:)``).
+    /// patchwork of bands, one per moving frame. On a transparent background where frames
+    /// are cleared, the hold's colours are kept for the pixels that stand still
+    /// (``keepHoldColors``), and a move's end frame close to a hold may take that hold's
+    /// palette whole (``holdBeside(_:move:restRedraws:settling:carry:)``).
     func prepare(_ group: PaletteGroup, previous: FramePicture?, settling: Settling?, carry: Carry? = nil,
                  follow: FollowWait? = nil, picture: (Int) -> FramePicture) -> PreparedScene {
         if group.isMoving, dither != .none || redraws, let previous {
@@ -857,7 +857,7 @@ struct SceneEncoder: Sendable {
                 settled = []
                 reserved = overlayReservations
             } else if settled.contains(where: { !worthy[Int($0.restIndex)] }) {
-                // Within it, a rest's entry is reserved only where enough pixels settle into it
+                // Within it, a rest's colour is reserved only where enough pixels settle into it
                 // (``settlingEntryWorth``); the others are drawn from the group's own entries,
                 // and the settling map leaves them to the frames.
                 settled.removeAll { !worthy[Int($0.restIndex)] }
@@ -1486,9 +1486,8 @@ struct SceneEncoder: Sendable {
     /// pixels settling into it number at least 1/`settlingEntryWorth` of the group's layer
     /// pixels per entry (its frames' pixels over `maxColors`): an eighth of an average entry's.
     /// An overlay's colour (a dot's, the touch indicator's) is reserved anyway, so it needs no
-    /// count.
-    /// The other settling pixels are drawn from the group's own entries and keep them through
-    /// the rest, which draws only what changed. As an eased move slows into its rest, a
+    /// count. The other settling pixels are drawn from the group's own entries and keep them
+    /// through the rest, which draws only what changed. As an eased move slows into its rest, a
     /// picture whose colour changes slowly across it settles a few pixels at a time, in many
     /// colours: reserving every one took 119 entries for 8% of the pixels of the sample
     /// banners' frames 123 and 124 with `--easing ease-out --duration 0.5`, and what still
@@ -1501,8 +1500,8 @@ struct SceneEncoder: Sendable {
     /// 8,619,780 / 14,821,284 / 11,373,957 bytes, 88.60 / 80.93 / 82.37 / 84.25, moves 87.06 /
     /// 79.41 / 80.99 / 82.71; **an eighth** 2,166,813 / 8,577,740 / 14,887,390 / 11,307,048,
     /// 88.62 / 81.03 / 82.48 / 84.27, moves 87.21 / 79.81 / 81.25 / 82.73. With the worth
-    /// applied before the half (a group whose worthy colours fit keeps them even where all its
-    /// colours would not): a half 2,172,944 / 8,569,707 / 14,918,025 / 11,304,764, 88.63 /
+    /// applied before the half (a group whose colours pass the half reserving those worth an
+    /// entry instead of giving way): a half 2,172,944 / 8,569,707 / 14,918,025 / 11,304,764, 88.63 /
     /// 81.03 / 82.31 / 84.18; a quarter 2,180,098 / 8,570,014 / 14,926,829 / 11,304,529, 88.64
     /// / 81.03 / 82.44 / 84.18; an eighth 2,181,576 / 8,577,740 / 14,945,749 / 11,305,200,
     /// 88.65 / 81.03 / 82.58 / 84.28; a sixteenth 2,166,776 / 8,580,543 / 14,965,001 /
