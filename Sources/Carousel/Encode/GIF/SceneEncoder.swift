@@ -355,14 +355,17 @@ struct SceneEncoder: Sendable {
         return sources
     }
 
-    /// On a transparent background, the pixels of a dithered moving group that show a colour
-    /// shown before or after it: those that settle into the rest after the move (``Settling``),
-    /// and those still since the frame before the group (`carry`: the hold before the move,
-    /// ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes the
-    /// group draw again. Their colours are reserved, the ones most of these pixels show first,
-    /// up to `limit` entries; the pixels of the others are left to the group's own palette.
+    /// The pixels of a dithered moving group that show a colour shown before or after it: those
+    /// that settle into the rest after the move (``Settling``), and, on a transparent
+    /// background, those still since the frame before the group (`carry`: the hold before the
+    /// move, ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes
+    /// the group draw again. Their colours are reserved, the ones most of these pixels show
+    /// first, up to `limit` entries; the pixels of the others are left to the group's own
+    /// palette. With `allOrNone`, where the colours pass `limit`, none is reserved (an opaque
+    /// background's settling, which gives way to what moves: ``settlingColors(_:)``).
     /// A colour is reserved only where at least `least` of these pixels show it (where only
-    /// the rest's colours are kept, within a share of the palette: ``settlingWorth``). With
+    /// the rest's colours are kept: ``settlingWorth`` on a transparent background, within a
+    /// share of the palette, ``settlingEntryWorth`` on an opaque one). With
     /// both, a pixel drawn again shows the colour before in the move's frames while its picture
     /// equals the frame before's, else the rest's from the frame where it starts to stay
     /// through the rest, and the rest's in the move's last frame wherever it stays (a group of
@@ -377,7 +380,8 @@ struct SceneEncoder: Sendable {
     /// counted by entry*).
     private func keepHoldColors(_ group: Range<Int>, xs: [Int], regionX: Int, regionWidth: Int, settling: Settling?,
                                 carry: ShownBefore?, picture: (Int) -> FramePicture,
-                                limit: Int, least: Int = 0) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
+                                limit: Int, least: Int = 0,
+                                allOrNone: Bool = false) -> (kept: HeldColors, from: [Int32], reserved: [RGBA]) {
         let w = plan.width, layerHeight = plan.layer.height
         let settles = settling?.from ?? []
         var from = settling?.from ?? [Int32](repeating: .max, count: w * layerHeight)
@@ -430,24 +434,33 @@ struct SceneEncoder: Sendable {
             }
         }
         if let settling {
-            let rest = settling.rest
-            for (n, k) in group.enumerated() {
-                let target = Int32(k), offset = xs[n] - regionX
-                // Where frames before the rest draw pixels again, the move's last frame shows the
-                // rest's colour for every pixel that stays through it, the others those that
-                // start to stay there and do not keep the hold before's.
-                let through = carry != nil && k == lastOfMove
-                runs.append((candidates.count, offset))
-                for y in 0..<layerHeight {
-                    let shownRow = y * rest.regionWidth + settling.restOffset
-                    for x in 0..<w where through ? settles[y * w + x] <= target : settles[y * w + x] == target {
-                        let p = y * w + x
-                        if !carriedThrough.isEmpty && carriedThrough[p] >= n { continue }
-                        let index = Int(rest.indices[shownRow + x])
-                        // The rest's transparent pixels stay as they are.
-                        guard index < rest.palette.count else { continue }
-                        candidates.append(HeldColors.Pixel(region: y * regionWidth + offset + x, entry: HeldColors.after + index))
-                        from[p] = target
+            let rest = settling.rest, paletteCount = rest.palette.count
+            settles.withUnsafeBufferPointer { settles in
+                rest.indices.withUnsafeBufferPointer { restIndices in
+                    for (n, k) in group.enumerated() {
+                        let target = Int32(k), offset = xs[n] - regionX
+                        // Where frames before the rest draw pixels again, the move's last frame shows the
+                        // rest's colour for every pixel that stays through it, the others those that
+                        // start to stay there and do not keep the hold before's.
+                        let through = carry != nil && k == lastOfMove
+                        runs.append((candidates.count, offset))
+                        for y in 0..<layerHeight {
+                            // Through pointers: the scan, over every layer pixel of every frame, reads
+                            // without bounds checks.
+                            let row = settles.baseAddress! + y * w
+                            let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
+                            for x in 0..<w where through ? row[x] <= target : row[x] == target {
+                                let p = y * w + x
+                                if !carriedThrough.isEmpty && carriedThrough[p] >= n { continue }
+                                let index = Int(shown[x])
+                                // The rest's transparent pixels stay as they are.
+                                guard index < paletteCount else { continue }
+                                candidates.append(HeldColors.Pixel(region: y * regionWidth + offset + x,
+                                                                   entry: HeldColors.after + index))
+                                // Without a hold before, the settling map already starts the pixel here.
+                                if carry != nil { from[p] = target }
+                            }
+                        }
                     }
                 }
             }
@@ -458,7 +471,9 @@ struct SceneEncoder: Sendable {
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        for (c, n) in counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
+        // All or none: where the colours these pixels show pass the limit, none is reserved.
+        let none = allOrNone && Set(reserved).union(counts.keys).count > limit
+        for (c, n) in none ? [] : counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
                 kept.insert(c)
             } else if reserved.count < limit && n >= least {
@@ -467,6 +482,10 @@ struct SceneEncoder: Sendable {
             }
         }
         let keptEntry = entryColors.indices.map { perEntry[$0] > 0 && kept.contains(entryColors[$0]) }
+        // Where every candidate is kept, the candidates and the map stay as they are.
+        guard entryColors.indices.contains(where: { perEntry[$0] > 0 && !keptEntry[$0] }) else {
+            return (HeldColors(pixels: candidates, entryColors: entryColors), from, reserved)
+        }
         // The kept candidates are the pixels, moved down in place; a pixel not kept is unmarked
         // at its screen pixel, worked out from its frame's offset.
         var count = 0, run = 0
@@ -767,14 +786,11 @@ struct SceneEncoder: Sendable {
         let regionWidth = (xs.max() ?? 0) - regionX + w
         var reserved = overlayReservations
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
-        // The settling pixels (by their region pixel) and the rest's index each shows.
-        var settled: [(region: Int, restIndex: UInt8)] = []
-        // The settling map less the settling pixels left to the group's own entries; nil when none is.
-        var settlingMap: [Int32]?
-        // On a transparent background where frames are cleared: the pixels that keep a hold's
-        // colour (settling into the rest after the move, or carried from the hold before it),
-        // by region pixel, and their entries in the holds' palettes; and which screen pixels of
-        // which frame they are (`keptFrom`, as `from`).
+        // The pixels that keep a hold's colour (settling into the rest after the move, or, on a
+        // transparent background where frames are cleared, carried from the hold before it), by
+        // region pixel, and their entries in the holds' palettes; and which screen pixels of
+        // which frame they are (`keptFrom`, the settling map less the pixels left to the group's
+        // own entries).
         var keptColors = HeldColors()
         var keptFrom: [Int32] = []
         // The rest after the move draws its pixels again when the frame before it is cleared.
@@ -811,76 +827,21 @@ struct SceneEncoder: Sendable {
                 takesWhole = true
             }
         } else if let settling {
-            let rest = settling.rest
-            settling.from.withUnsafeBufferPointer { from in
-                rest.indices.withUnsafeBufferPointer { restIndices in
-                    for (n, k) in group.enumerated() {
-                        let target = Int32(k), offset = xs[n] - regionX
-                        for y in 0..<layerHeight {
-                            // Through pointers: the scan reads without bounds checks.
-                            let settles = from.baseAddress! + y * w
-                            let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
-                            let regionRow = y * regionWidth + offset
-                            // The rest's transparent pixels (a transparent background) stay as they are.
-                            for x in 0..<w where settles[x] == target && Int(shown[x]) < rest.palette.count {
-                                settled.append((regionRow + x, shown[x]))
-                            }
-                        }
-                    }
-                }
-            }
-            // The rest's colours its settling pixels show, in order of first use.
-            func reserveSettling() {
-                reserved = overlayReservations
-                var used = [Bool](repeating: false, count: 256)
-                for s in settled where !used[Int(s.restIndex)] {
-                    used[Int(s.restIndex)] = true
-                    let c = rest.palette[Int(s.restIndex)]
-                    if !reserved.contains(c) { reserved.append(c) }
-                }
-            }
-            reserveSettling()
-            // Whether each of the rest's entries is worth one of the group's: the pixels settling
-            // into its colour (in any of the rest's entries of that colour) number at least
-            // `least`, or the colour is an overlay's, reserved anyway.
-            var settlers = [Int](repeating: 0, count: 256)
-            for s in settled { settlers[Int(s.restIndex)] += 1 }
-            var byColor: [RGBA: Int] = [:]
-            for i in 0..<rest.palette.count where settlers[i] > 0 { byColor[rest.palette[i], default: 0] += settlers[i] }
-            let least = group.count * w * layerHeight / maxColors / SceneEncoder.settlingEntryWorth
-            let free = Set(overlayReservations)
-            let worthy = (0..<256).map { i in
-                i >= rest.palette.count || free.contains(rest.palette[i]) || byColor[rest.palette[i], default: 0] >= least
-            }
-            if reserved.count > SceneEncoder.settlingColors(maxColors) {
-                // Settling takes at most half the palette; the rest is for what moves.
-                settled = []
-                reserved = overlayReservations
-            } else if settled.contains(where: { !worthy[Int($0.restIndex)] }) {
-                // Within it, a rest's colour is reserved only where enough pixels settle into it
-                // (``settlingEntryWorth``); the others are drawn from the group's own entries,
-                // and the settling map leaves them to the frames.
-                settled.removeAll { !worthy[Int($0.restIndex)] }
-                reserveSettling()
-                var map = settling.from
-                map.withUnsafeMutableBufferPointer { from in
-                    rest.indices.withUnsafeBufferPointer { restIndices in
-                        for y in 0..<layerHeight {
-                            let settles = from.baseAddress! + y * w
-                            let shown = restIndices.baseAddress! + (y * rest.regionWidth + settling.restOffset)
-                            // The rest's transparent pixels (a transparent background) stay as they are.
-                            for x in 0..<w where group.contains(Int(settles[x])) && !worthy[Int(shown[x])] {
-                                settles[x] = .max
-                            }
-                        }
-                    }
-                }
-                settlingMap = map
-            }
+            // Settling takes at most half the palette; the rest is for what moves. Where the
+            // rest's colours that the settling pixels show pass the half, none is reserved.
+            // Within it, a colour is reserved only where enough pixels settle into it
+            // (``settlingEntryWorth``); the others are drawn from the group's own entries, and
+            // the settling map leaves them to the frames.
+            (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
+                                                              settling: settling, carry: nil, picture: picture,
+                                                              limit: SceneEncoder.settlingColors(maxColors),
+                                                              least: group.count * w * layerHeight / maxColors
+                                                                  / SceneEncoder.settlingEntryWorth,
+                                                              allOrNone: true)
         }
         // A frame's settling pixels are those the settling map starts at it (none when settling
         // gave way); the drawn pixels that do not settle are what the group's own entries are for.
-        var from = !keptFrom.isEmpty ? keptFrom : settled.isEmpty ? [] : settlingMap ?? settling?.from ?? []
+        var from = keptFrom
         // The region's layer pixels the frames draw from the group's own mapping: only those are mapped.
         var drawn = [Bool](repeating: false, count: regionWidth * layerHeight)
         // Which region pixels are left undithered (edges and texture). Sampled pixels that differ
@@ -1061,13 +1022,7 @@ struct SceneEncoder: Sendable {
                                     transparentIndex: keyed ? mapper.palette.count : nil,
                                     originX: regionX, only: drawn, undithered: plain, plane: plane, layout: .rows,
                                     runSlack: SceneEncoder.orderedRunSlack)
-        // A table by the rest's entries: a settling render's pixels number in the hundreds of
-        // thousands (and so do the held colours of a transparent background, translated by entry
-        // below).
-        if let rest = settling?.rest, !settled.isEmpty {
-            let translate = SceneEncoder.positions(of: rest.palette, in: palette)
-            for s in settled where translate[Int(s.restIndex)] >= 0 { indices[s.region] = UInt8(translate[Int(s.restIndex)]) }
-        }
+        // A table by the holds' entries: the kept pixels number in the hundreds of thousands.
         if !keptColors.pixels.isEmpty {
             let translate = SceneEncoder.positions(of: keptColors.entryColors, in: palette)
             for kept in keptColors.pixels where translate[kept.entry] >= 0 {
