@@ -391,9 +391,12 @@ struct SceneEncoder: Sendable {
         // (`runs`, where each frame's candidates start), not by candidate.
         var candidates: [HeldColors.Pixel] = []
         var runs: [(start: Int, offset: Int)] = []
-        // At most every layer pixel of every frame; reserved once, since a slow group's frames
-        // keep most of their pixels and the array would be copied as it grew.
-        candidates.reserveCapacity(group.count * w * layerHeight)
+        // With a hold before, at most every layer pixel of every frame; reserved once, since a
+        // slow group's frames keep most of their pixels and the array would be copied as it
+        // grew. Settling pixels alone are mostly a few of the group's (the last frames'), and
+        // room for all would stay resident: 3 to 6 MiB more at the peak of the `others`
+        // workload's render.
+        if carry != nil { candidates.reserveCapacity(group.count * w * layerHeight) }
         let entryColors = HeldColors.entryColors(before: carry?.palette ?? [], after: settling?.rest.palette ?? [])
         // With a hold before the move too, a pixel drawn again in a moving frame shows the hold
         // before's colour, and in the move's last frame the rest's, where it stays through it:
