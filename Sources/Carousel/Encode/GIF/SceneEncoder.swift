@@ -360,12 +360,13 @@ struct SceneEncoder: Sendable {
     /// background, those still since the frame before the group (`carry`: the hold before the
     /// move, ``Carry``, or the moving group before, ``Follow``), which a cleared rectangle makes
     /// the group draw again. Their colours are reserved, the ones most of these pixels show
-    /// first, up to `limit` entries; the pixels of the others are left to the group's own
-    /// palette. With `allOrNone`, where the colours pass `limit`, none is reserved (an opaque
-    /// background's settling, which gives way to what moves: ``settlingColors(_:)``).
-    /// A colour is reserved only where at least `least` of these pixels show it (where only
-    /// the rest's colours are kept: ``settlingWorth`` on a transparent background, within a
-    /// share of the palette, ``settlingEntryWorth`` on an opaque one). With
+    /// first, up to `limit` entries (the overlays' colours, reserved anyway, among them); the
+    /// pixels of the others are left to the group's own palette. With `allOrNone`, where those
+    /// colours and the overlays' pass `limit`, none but the overlays' is reserved (settling into
+    /// a rest that is not drawn again, which gives way to what moves: ``settlingColors(_:)``).
+    /// A colour other than an overlay's is reserved only where at least `least` of these pixels
+    /// show it (where only the rest's colours are kept: ``settlingWorth`` where the rest is
+    /// drawn again, ``settlingEntryWorth`` within a share of the palette where it is not). With
     /// both, a pixel drawn again shows the colour before in the move's frames while its picture
     /// equals the frame before's, else the rest's from the frame where it starts to stay
     /// through the rest, and the rest's in the move's last frame wherever it stays (a group of
@@ -394,7 +395,7 @@ struct SceneEncoder: Sendable {
         // With a hold before, at most every layer pixel of every frame; reserved once, since a
         // slow group's frames keep most of their pixels and the array would be copied as it
         // grew. Settling pixels alone are mostly a few of the group's (the last frames'), and
-        // room for all would stay resident: 3 to 6 MiB more at the peak of the `others`
+        // room for all would stay resident: 3 to 5 MiB more at the peak of the `others`
         // workload's render.
         if carry != nil { candidates.reserveCapacity(group.count * w * layerHeight) }
         let entryColors = HeldColors.entryColors(before: carry?.palette ?? [], after: settling?.rest.palette ?? [])
@@ -474,7 +475,8 @@ struct SceneEncoder: Sendable {
         for (e, n) in perEntry.enumerated() where n > 0 { counts[entryColors[e], default: 0] += n }
         var reserved = overlayReservations
         var kept = Set<RGBA>()
-        // All or none: where the colours these pixels show pass the limit, none is reserved.
+        // All or none: where the colours these pixels show and the overlays' pass the limit, none
+        // but the overlays' is reserved.
         let none = allOrNone && Set(reserved).union(counts.keys).count > limit
         for (c, n) in none ? [] : counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key.word < $1.key.word }) {
             if reserved.contains(c) {
@@ -831,8 +833,8 @@ struct SceneEncoder: Sendable {
             }
         } else if let settling {
             // Settling takes at most half the palette; the rest is for what moves. Where the
-            // rest's colours that the settling pixels show pass the half, none is reserved.
-            // Within it, a colour is reserved only where enough pixels settle into it
+            // rest's colours that the settling pixels show pass the half (with the overlays'),
+            // none is reserved. Within it, a colour is reserved only where enough pixels settle into it
             // (``settlingEntryWorth``); the others are drawn from the group's own entries, and
             // the settling map leaves them to the frames.
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
