@@ -131,15 +131,37 @@ struct QuantizerTests {
         }
     }
 
-    /// Laid out in rows, a colour's pixels show one entry a row, rows y mod 4 = 0, 1, 2, 3 the
-    /// entries of the 2x2 cell in luma order 0, 2, 1, 3, wherever the window lies.
+    /// The eight corners of a cube `side` levels wide centred on `color`: a palette whose
+    /// mixes for `color` are narrow (within ``Quantizer/wideMixSpread``) where `side` is small.
+    static func cube(around color: RGBA, side: Int) -> [RGBA] {
+        func level(_ c: UInt8, _ high: Bool) -> UInt8 { UInt8(Int(c) + (high ? side / 2 : -side / 2)) }
+        return (0..<8).map { (k: Int) -> RGBA in
+            RGBA(r: level(color.r, k & 1 != 0), g: level(color.g, k & 2 != 0), b: level(color.b, k & 4 != 0))
+        }
+    }
+
+    /// The largest squared distance between two of `entries`' `points` (the mapper's space).
+    static func spread(_ entries: Set<UInt8>, _ points: [(Int32, Int32, Int32)]) -> Int32 {
+        var largest: Int32 = 0
+        for a in entries {
+            for b in entries { largest = max(largest, ChannelWeights.rgb.distance(points[Int(a)], points[Int(b)])) }
+        }
+        return largest
+    }
+
+    /// Laid out in rows, a colour whose mix is narrow shows one entry a row, rows y mod 4 = 0,
+    /// 1, 2, 3 the entries of the 2x2 cell in luma order 0, 2, 1, 3, wherever the window lies.
     @Test(arguments: [RGBA(r: 64, g: 128, b: 192), RGBA(r: 200, g: 30, b: 90), RGBA(r: 128, g: 128, b: 128)])
     func orderedRowsShowTheCellsEntries(_ color: RGBA) {
         let image = RGBAImage(width: 12, height: 8, fill: color)
-        let mapper = ColorMapper(palette: Self.corners)
+        let palette = Self.cube(around: color, side: 10)
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let points = mapper.points
         let cells = Quantizer.map(image, mapper: mapper, dither: .ordered, transparentIndex: nil)
+        let spread = Self.spread(Set(cells), points)
+        #expect(spread <= Quantizer.wideMixSpread, "the mix is narrow: \(spread)")
         func luma(_ i: UInt8) -> Int {
-            let c = Self.corners[Int(i)]
+            let c = palette[Int(i)]
             return 299 * Int(c.r) + 587 * Int(c.g) + 114 * Int(c.b)
         }
         var windows: [[UInt8]] = []
@@ -155,6 +177,38 @@ struct QuantizerTests {
         }
         #expect(windows[0] == windows[1])
         #expect(Set(cells).count > 1, "the colour is dithered")
+    }
+
+    /// A wide mix, whose darkest and brightest entries lie more than
+    /// ``Quantizer/wideMixSpread`` apart, shows the 2x2 cells in rows too: one entry a row would
+    /// stripe. A narrow mix beside it in the same window keeps its rows.
+    @Test(arguments: [RGBA(r: 64, g: 128, b: 192), RGBA(r: 200, g: 30, b: 90), RGBA(r: 128, g: 128, b: 128)])
+    func orderedRowsShowWideMixesInCells(_ color: RGBA) {
+        let narrow = RGBA(r: 100, g: 100, b: 100)
+        var image = RGBAImage(width: 12, height: 8, fill: color)
+        for y in 0..<8 {
+            for x in 6..<12 { image[x, y] = narrow }
+        }
+        let palette = Self.corners + Self.cube(around: narrow, side: 10)
+        let mapper = ColorMapper(palette: palette, space: .oklab)
+        let points = mapper.points
+        for originX in [0, 3] {
+            let cells = Quantizer.map(image, columns: 0..<12, height: 8, mapper: mapper, dither: .ordered,
+                                      transparentIndex: nil, originX: originX, only: nil, undithered: nil, layout: .cells)
+            let rows = Quantizer.map(image, columns: 0..<12, height: 8, mapper: mapper, dither: .ordered,
+                                     transparentIndex: nil, originX: originX, only: nil, undithered: nil, layout: .rows)
+            var wide = Set<UInt8>()
+            for y in 0..<8 {
+                for x in 0..<6 { wide.insert(cells[y * 12 + x]) }
+            }
+            let spread = Self.spread(wide, points)
+            #expect(spread > Quantizer.wideMixSpread, "the mix is wide: \(spread)")
+            for y in 0..<8 {
+                #expect(rows[(y * 12)..<(y * 12 + 6)] == cells[(y * 12)..<(y * 12 + 6)], "row \(y): the wide mix in cells")
+                #expect(Set(rows[(y * 12 + 6)..<(y * 12 + 12)]).count == 1, "row \(y): the narrow mix one entry a row")
+            }
+            #expect(Set((0..<8).map { rows[$0 * 12 + 6] }).count > 1, "the narrow mix is dithered")
+        }
     }
 
     /// Colours the palette holds exactly stay clean: no pattern on flat areas or solid shapes.

@@ -293,13 +293,14 @@ struct CarouselRenderTests {
     }
 
     /// Ordered dithering shows a colour's four entries in a 2x2 cell in rests and one a row in
-    /// moves. Items of blocks 16 pixels wide, each block one colour a row (a gradient down
-    /// it), 16 colours, no dots (their boxes take nearest entries): in a moving frame, the
-    /// pixels drawn afresh (their exact colour changed) inside a block that share a colour and
-    /// a row all show one colour; in the first rest, such pixels show two or more.
+    /// moves, where they lie close together (``Quantizer/wideMixSpread``). Items of blocks 16
+    /// pixels wide, each block one colour a row (a gradient down it), 64 colours, no dots
+    /// (their boxes take nearest entries): in a moving frame, the pixels drawn afresh (their
+    /// exact colour changed) inside a block that share a colour and a row all show one colour;
+    /// in the first rest, such pixels show two or more.
     @Test func movesDitherInRowsRestsInCells() throws {
         var options = SceneEncoderTests.smallPeekLayout
-        options.colors = 16
+        options.colors = 64
         options.dither = .ordered
         options.dots.placement = .none
         let items = (0..<4).map { k in

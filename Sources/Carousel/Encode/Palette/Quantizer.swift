@@ -235,7 +235,8 @@ public struct Quantizer: Sendable {
         /// One entry a row, rows y with y mod 4 = 0, 1, 2, 3 showing entries 0, 2, 1, 3: a
         /// colour's pixels in a row all show one entry. The pattern of moving frames: a
         /// carousel moves sideways, so a row keeps its entry as the content slides along it,
-        /// and LZW codes a row of one entry cheaply.
+        /// and LZW codes a row of one entry cheaply. A wide mix, whose entries lie far apart
+        /// (``Quantizer/wideMixSpread``), shows the 2x2 cells instead: in rows it would stripe.
         case rows
     }
 
@@ -365,17 +366,15 @@ public struct Quantizer: Sendable {
                     let onlyFlags = only.baseAddress?.assumingMemoryBound(to: UInt8.self)
                     let plainBytes = plain.baseAddress?.assumingMemoryBound(to: UInt8.self)
                     let output = out.baseAddress!
+                    // 1 where every pixel shows the cells' pattern.
+                    let forceCells: UInt32 = layout == .cells ? 1 : 0
                     for y in 0..<h {
-                        // The entry shown as a bit shift into the packed candidates, for the row's
-                        // columns x with x + originX even and odd: the 2x2 Bayer matrix [0 2; 3 1],
-                        // or in rows entries 0, 2, 1, 3.
-                        let evenShift: UInt32, oddShift: UInt32
-                        switch layout {
-                        case .cells: (evenShift, oddShift) = y & 1 == 0 ? (0, 16) : (24, 8)
-                        case .rows:
-                            evenShift = Quantizer.rowShifts[y & 3]
-                            oddShift = evenShift
-                        }
+                        // The entry shown as a bit shift into the packed candidates: the 2x2 Bayer
+                        // matrix [0 2; 3 1], for the row's columns x with x + originX even and odd
+                        // (`cellEven`, `cellOdd`); or in rows entries 0, 2, 1, 3 (`rowShift`), but
+                        // the cells' for a wide mix (``wideBit``).
+                        let (cellEven, cellOdd): (UInt32, UInt32) = y & 1 == 0 ? (0, 16) : (24, 8)
+                        let rowShift = Quantizer.rowShifts[y & 3]
                         let row = y &* w
                         let source = pixels + (y &* stride &+ left), target = output + row
                         let planeRow = planePoints.map { $0 + (y &* planeWidth &+ planeX) }
@@ -390,7 +389,7 @@ public struct Quantizer: Sendable {
                             let key = Quantizer.cacheKey(pixel, undithered: masked ? plainBytes![row &+ x] : 0)
                             let s = Quantizer.cacheSlot(key)
                             var entry = cache[s]
-                            if UInt32(truncatingIfNeeded: entry >> 32) != key {
+                            if UInt32(truncatingIfNeeded: entry >> 32) & ~Quantizer.wideBit != key {
                                 entry = key >> 24 != 0 && planeRow != nil
                                     ? Quantizer.plainEntry(key, point: planeRow.unsafelyUnwrapped[x], mapper: mapper)
                                     : Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
@@ -398,7 +397,8 @@ public struct Quantizer: Sendable {
                                                         palette: palette, points: points, at: planeRow.map { $0 + x })
                                 cache[s] = entry
                             }
-                            let shift = (x &+ originX) & 1 == 0 ? evenShift : oddShift
+                            let cells = forceCells | UInt32(truncatingIfNeeded: entry >> 57) & 1
+                            let shift = cells != 0 ? ((x &+ originX) & 1 == 0 ? cellEven : cellOdd) : rowShift
                             target[x] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: entry) &>> shift)
                         }
                         if runSlack > 0 && masked {
@@ -493,33 +493,33 @@ public struct Quantizer: Sendable {
             byPoint?[pointSlot(point)] = UInt64(point) << 32 | UInt64(mix)
         }
         let mine = plane.map { $0[0] } ?? 0
-        if let mix = known(mine) { return UInt64(key) << 32 | UInt64(mix) }
+        if let mix = known(mine) { return packed(key, mix, points) }
         var j = 0
         while j < min(remaining, lookAhead) {
             let other = cacheKey(UInt32(littleEndian: ahead[j]), undithered: aheadFlags?[j] ?? 0)
             j &+= 1
             guard other != key else { continue }
             let s = cacheSlot(other)
-            guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) != other else { break }
+            guard other >> 24 == 0, UInt32(truncatingIfNeeded: cache[s] >> 32) & ~Quantizer.wideBit != other else { break }
             // The other pixel is ahead[j - 1], the plane's point j past this one.
             let theirs = plane.map { $0[j] } ?? 0
             // A colour of this one's point takes this one's mix from `byPoint` when the loop gets there.
             if byPoint != nil && theirs == mine { continue }
             if let mix = known(theirs) {
-                cache[s] = UInt64(other) << 32 | UInt64(mix)
+                cache[s] = packed(other, mix, points)
                 continue
             }
             let its = plane != nil ? OklabPlane.unpack(theirs)
                 : mapper.point(Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF))
             let (mixed, theirMix) = mixes(target, its, mapper: mapper, palette: palette, points: points)
-            cache[s] = UInt64(other) << 32 | UInt64(theirMix)
+            cache[s] = packed(other, theirMix, points)
             remember(mine, mixed)
             remember(theirs, theirMix)
-            return UInt64(key) << 32 | UInt64(mixed)
+            return packed(key, mixed, points)
         }
         let mixed = mix(target, mapper: mapper, palette: palette, points: points)
         remember(mine, mixed)
-        return UInt64(key) << 32 | UInt64(mixed)
+        return packed(key, mixed, points)
     }
 
     /// The cache entry of an undithered colour `key` whose packed point (from the layer's Oklab
@@ -531,6 +531,38 @@ public struct Quantizer: Sendable {
     @inline(never)
     private static func plainEntry(_ key: UInt32, point: UInt32, mapper: ColorMapper) -> UInt64 {
         nearestFourTimes(key, OklabPlane.unpack(point), mapper: mapper)
+    }
+
+    /// Bit 25 of a cache entry's key word (bit 57 of the entry): set where the mix is wide
+    /// (``wideMixSpread``), so the pixel shows the 2x2 cells in ``OrderedLayout/rows`` too.
+    /// Lookups compare the key word without it.
+    static let wideBit: UInt32 = 1 << 25
+
+    /// The squared distance in the mapper's points (Oklab for the ordered pattern:
+    /// ``ChannelWeights/rgb`` on ``Oklab`` points, lightness 0...990) between a mix's darkest
+    /// and brightest entries past which ``OrderedLayout/rows`` lays the mix out in 2x2 cells,
+    /// as still pictures do: about 0.05 in Oklab's units, a step the eye sees. One entry a
+    /// row shows such a mix as stripes wherever the colour changes along the row: the small
+    /// colour wheel of `others`, entering fast with `--easing ease-out` (frame 141), whose
+    /// magenta lay between entries 19 levels of red apart, scored 62.54 against
+    /// `pngquant 256`'s 68.23. Measured with `bench/quality-probe.py WORKLOAD` (bytes,
+    /// SSIMULACRA2 mean, the worst sampled frame; sample banners / photos / gradients /
+    /// `others`) and that frame: rows everywhere (before) 2,166,848 / 8,577,755 / 14,887,355 /
+    /// 11,307,048 bytes, 88.62 / 81.03 / 82.48 / 84.27, worst 84.81 / 75.58 / 65.20 / 47.03,
+    /// frame 141 62.54; 1,600 gradients 15,167,104 bytes, 82.81, frame 141 63.75;
+    /// **2,400** gradients 15,096,191, 82.72, worst 68.02, frame 141 63.66; 3,200 gradients
+    /// 15,033,599, 82.65, frame 141 63.29; 6,400 frame 141 62.62; cells everywhere frame 141
+    /// 63.92, its render 3.7% larger. docs/behaviour.md (*Wide mixes in cells*) has the rest.
+    static let wideMixSpread: Int32 = 2400
+
+    /// A dithered colour's cache entry: `key` above `mix`, with ``wideBit`` where the mix's
+    /// darkest and brightest entries (its first and last byte, sorted by luma) lie more than
+    /// ``wideMixSpread`` apart.
+    @inline(__always)
+    private static func packed(_ key: UInt32, _ mix: UInt32, _ points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt64 {
+        let darkest = points[Int(mix & 0xFF)], brightest = points[Int(mix >> 24)]
+        let wide = ChannelWeights.rgb.distance(darkest, brightest) > wideMixSpread
+        return UInt64(key | (wide ? wideBit : 0)) << 32 | UInt64(mix)
     }
 
     /// The cache entry of an undithered colour `key` at `point` (in the mapper's space): the key
