@@ -14,7 +14,8 @@
 /// end pixels differ from what lies beyond them, but as a carousel slides its content along
 /// the rows, one pixel of a run takes another's place on screen, and where frames are
 /// cleared (a transparent background whose gaps move) each frame draws such pixels again:
-/// with one flag, they keep their entries. With the bend test alone, a gradient down an
+/// with one flag, they keep their entries (in moving frames' rows; a wide mix's 2x2 cells,
+/// ``Quantizer/wideMixSpread``, alternate by column). With the bend test alone, a gradient down an
 /// item, one colour a row, had its runs' ends left undithered where their middles were
 /// dithered, and pixels changed on screen while the picture stood still (a test of a
 /// finger's settle found 38 such pixels in each of its last frames).

@@ -321,8 +321,9 @@ public struct Quantizer: Sendable {
         // Each colour's entries, in a direct-mapped cache (images have far fewer colours than
         // pixels): a dithered pixel's four candidates, an undithered one's nearest entry four
         // times, so both read the same way. A slot holds the key in its high word (red, green and
-        // blue, and 1 << 24 for an undithered pixel; the all-ones word is no colour) and the four
-        // entries in its low word, so a lookup is one load and one compare. A colour's slot is
+        // blue, and 1 << 24 for an undithered pixel; the all-ones word is no colour), with
+        // ``wideBit`` for a wide mix, and the four entries in its low word, so a lookup is one
+        // load, a mask and one compare. A colour's slot is
         // the low 5 bits of its channels, so the close colours of neighbouring pixels in a
         // gradient take nearby slots, often in one cache line (a multiplicative hash scattered
         // them over the table: render instructions 3.21 / 6.53 / 20.01 G against 3.07 / 6.50 /
