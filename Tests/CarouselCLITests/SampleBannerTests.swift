@@ -108,9 +108,7 @@ struct SampleBannerTests {
             var sum = 0.0
             for y in 0..<exact.height {
                 for x in 0..<exact.width {
-                    let a = Oklab.point(exact[x, y]), b = Oklab.point(shown[i][x, y])
-                    let d = (Double(a.0 - b.0), Double(a.1 - b.1), Double(a.2 - b.2))
-                    sum += d.0 * d.0 + d.1 * d.1 + d.2 * d.2
+                    sum += Double(ChannelWeights.rgb.distance(Oklab.point(exact[x, y]), Oklab.point(shown[i][x, y])))
                 }
             }
             return sum / Double(exact.width * exact.height)

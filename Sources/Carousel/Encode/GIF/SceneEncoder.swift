@@ -791,6 +791,9 @@ struct SceneEncoder: Sendable {
         let regionWidth = (xs.max() ?? 0) - regionX + w
         var reserved = overlayReservations
         let maxColors = SceneEncoder.pictureColors(colors, halved: false)
+        // The layer pixels of the group's frames per entry: an average entry's share, of which a
+        // rest's colour must show a part to be reserved (``settlingWorth``, ``settlingEntryWorth``).
+        let entryShare = group.count * w * layerHeight / maxColors
         // The pixels that keep a hold's colour (settling into the rest after the move, or, on a
         // transparent background where frames are cleared, carried from the hold before it), by
         // region pixel, and their entries in the holds' palettes; and which screen pixels of
@@ -819,7 +822,7 @@ struct SceneEncoder: Sendable {
                                                               settling: settling, carry: before, picture: picture,
                                                               limit: nextTo == nil ? SceneEncoder.heldColors(maxColors) : maxColors,
                                                               least: before == nil && nextTo == nil
-                                                                  ? group.count * plan.width * layerHeight / maxColors / SceneEncoder.settlingWorth : 0)
+                                                                  ? entryShare / SceneEncoder.settlingWorth : 0)
             // Where the hold's colours that its still pixels show pass the share, the frame takes
             // the hold's palette whole, if that palette also covers what the frame draws afresh
             // (checked below, once the frame's pixels are sampled).
@@ -840,8 +843,7 @@ struct SceneEncoder: Sendable {
             (keptColors, keptFrom, reserved) = keepHoldColors(group, xs: xs, regionX: regionX, regionWidth: regionWidth,
                                                               settling: settling, carry: nil, picture: picture,
                                                               limit: SceneEncoder.settlingColors(maxColors),
-                                                              least: group.count * w * layerHeight / maxColors
-                                                                  / SceneEncoder.settlingEntryWorth,
+                                                              least: entryShare / SceneEncoder.settlingEntryWorth,
                                                               allOrNone: true)
         }
         // A frame's settling pixels are those the settling map starts at it (none when settling
@@ -1440,8 +1442,9 @@ struct SceneEncoder: Sendable {
     /// The sample banners' and the photographs' GIFs are the same bytes at each.
     static func settlingColors(_ maxColors: Int) -> Int { maxColors / 2 }
 
-    /// Where a moving group's pixels settle into the rest after the move and frames are not
-    /// cleared (an opaque background), and the rest's colours they show fit in
+    /// Where a moving group's pixels settle into the rest after the move and the rest is not
+    /// drawn again (an opaque background, or a transparent one whose frames before the rest are
+    /// not cleared), and the rest's colours they show fit in
     /// ``settlingColors(_:)``, a rest's colour takes one of the group's entries only where the
     /// pixels settling into it number at least 1/`settlingEntryWorth` of the group's layer
     /// pixels per entry (its frames' pixels over `maxColors`): an eighth of an average entry's.
