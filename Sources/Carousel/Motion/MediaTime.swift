@@ -27,7 +27,21 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `1.5`, `1.5s` or `300ms`: a non-negative duration of at most one hour.
     public init?(parsing text: some StringProtocol) {
-        var body = Substring(text)
+        guard !text.hasPrefix("-"), let (value, scale) = MediaTime.written(text),
+              value * scale <= Double(MediaTime.maximum.microseconds) else { return nil }
+        microseconds = Int((value * scale).rounded())
+    }
+
+    /// Whether `text` is written as a duration (`1.5`, `1.5s` or `300ms`: digits with at most
+    /// a point, then `s`, `ms` or nothing; a leading `-` too), whatever its value: what tells
+    /// a time out of range (`-1`, `4000`) apart from text that is no time at all (`1e-3`).
+    public static func isWritten(_ text: some StringProtocol) -> Bool { written(text) != nil }
+
+    /// The number `text` writes (negative after a `-`) and the microseconds in its unit, when
+    /// it is written as a duration.
+    private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {
+        let negative = text.hasPrefix("-")
+        var body = Substring(text).dropFirst(negative ? 1 : 0)
         var scale = 1_000_000.0
         if body.hasSuffix("ms") {
             body = body.dropLast(2)
@@ -36,9 +50,8 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
             body = body.dropLast()
         }
         guard !body.isEmpty, body.allSatisfy({ $0.isNumber || $0 == "." }),
-              let value = Double(body), value.isFinite, value >= 0,
-              value * scale <= Double(MediaTime.maximum.microseconds) else { return nil }
-        microseconds = Int((value * scale).rounded())
+              let value = Double(body), value.isFinite else { return nil }
+        return (negative ? -value : value, scale)
     }
 
     /// A literal number of seconds; values beyond ±``maximum`` are clamped to it.

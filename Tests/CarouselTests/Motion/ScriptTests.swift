@@ -27,9 +27,18 @@ struct ScriptTests {
         #expect(MediaTime(parsing: text)?.microseconds == micros)
     }
 
-    @Test(arguments: ["-1", "1.5m", "abc", "", "s", "1e3", "nan", "3600.000001", "99999999999999999999"])
+    @Test(arguments: ["-1", "-0", "1.5m", "abc", "", "s", "1e3", "nan", "3600.000001", "99999999999999999999"])
     func badDurations(_ text: String) {
         #expect(MediaTime(parsing: text) == nil)
+    }
+
+    /// Out of range but written as a duration, or not a duration at all: the two refusals
+    /// options tell apart.
+    @Test(arguments: [("-1", true), ("-0.5s", true), ("4000", true), ("3600.000001", true), ("99999999999999999999", true),
+                      ("1.5m", false), ("abc", false), ("", false), ("s", false), ("-", false), ("1e3", false),
+                      ("1e-308", false), ("nan", false), ("inf", false), ("--1", false)])
+    func writtenDurations(_ text: String, _ written: Bool) {
+        #expect(MediaTime.isWritten(text) == written)
     }
 
     @Test(arguments: [
