@@ -539,7 +539,7 @@ struct QuantizerTests {
         let colors = [RGBA(r: 9, g: 9, b: 9), RGBA(r: 8, g: 9, b: 10), RGBA(r: 200, g: 3, b: 77), RGBA(r: 8, g: 9, b: 11),
                       RGBA(r: 9, g: 9, b: 9), RGBA(r: 200, g: 3, b: 77), RGBA(r: 9, g: 9, b: 9), RGBA(r: 1, g: 2, b: 3, a: 0)]
         let image = RGBAImage(width: 8, height: 1, pixels: colors.flatMap { [$0.r, $0.g, $0.b, $0.a] })
-        #expect(Histogram(image).bins.count == 2, "two 6-bit cells")
+        #expect(Histogram(image).bins.count == 3, "two 6-bit cells and a grey level")
         let exact = Histogram(exactColorsOf: image)
         #expect(exact.bins.map { RGBA(r: UInt8($0.r), g: UInt8($0.g), b: UInt8($0.b)) }
                 == [RGBA(r: 8, g: 9, b: 10), RGBA(r: 8, g: 9, b: 11), RGBA(r: 9, g: 9, b: 9), RGBA(r: 200, g: 3, b: 77)])
@@ -550,14 +550,14 @@ struct QuantizerTests {
         #expect(Histogram(exactColorsOf: reversed).bins.map(\.count) == [1, 1, 3, 2])
     }
 
-    /// A picture whose colours fill fewer 6-bit cells than the palette has entries (every
-    /// grey level, 64 cells) gets a palette designed from its exact colours: nearly every
-    /// entry distinct, each level within one of an entry, where the cells' means gave at most
-    /// 64 entries and levels two away.
+    /// A picture whose colours fill fewer 6-bit cells than the palette has entries (a ramp
+    /// from blue to yellow, four levels of it in each cell: 64 cells) gets a palette designed
+    /// from its exact colours: nearly every entry distinct, each level within one of an
+    /// entry, where the cells' means gave at most 64 entries and levels two away.
     @Test(arguments: [ColorSpace.rgb, .oklab])
     func fewCellsGetExactColours(_ space: ColorSpace) {
         var image = RGBAImage(width: 256, height: 4)
-        for y in 0..<4 { for x in 0..<256 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(x), b: UInt8(x)) } }
+        for y in 0..<4 { for x in 0..<256 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(x), b: UInt8(255 - x)) } }
         #expect(Histogram(image).bins.count == 64)
         let (palette, exact) = PaletteDesigner(maxColors: 200, space: space).design(image)
         #expect(!exact)
@@ -568,6 +568,38 @@ struct QuantizerTests {
         // A reserved colour still comes first, and the rest fit around it.
         let (withDot, _) = PaletteDesigner(maxColors: 200, space: space).design(image, reserved: [RGBA(r: 255, g: 0, b: 0)])
         #expect(withDot.first == RGBA(r: 255, g: 0, b: 0) && Set(withDot).count >= 190)
+    }
+
+    /// Grey pixels (red, green and blue alike) that are not coarse count in a bin per level,
+    /// so a grey ramp beside other colours can get more than the 64 entries its 6-bit cells
+    /// held it to: a ramp of every level (4,096 pixels) beside 256 pixels of other colours,
+    /// too many cells for the exact colours, gets 108 grey entries in RGB and 119 in Oklab,
+    /// where it got 64 in both without the grey bins.
+    @Test(arguments: [ColorSpace.rgb, .oklab])
+    func greyLevelsGetBinsOfTheirOwn(_ space: ColorSpace) {
+        var image = RGBAImage(width: 256, height: 17)
+        for y in 0..<16 { for x in 0..<256 { image[x, y] = RGBA(r: UInt8(x), g: UInt8(x), b: UInt8(x)) } }
+        var random = SeededRandom(seed: 13)
+        for y in 16..<17 {
+            for x in 0..<256 {
+                // Never grey: red at least 100 above blue, or below it.
+                let b = UInt8((random.next() >> 33) % 100), g = UInt8(random.next() >> 56)
+                image[x, y] = x % 2 == 0 ? RGBA(r: b + 150, g: g, b: b) : RGBA(r: b, g: g, b: b + 150)
+            }
+        }
+        let histogram = Histogram(image, space: space)
+        let greys = histogram.bins.filter { $0.r == $0.g && $0.g == $0.b }
+        #expect(greys.count == 256 && greys.allSatisfy { $0.count == 16 && !$0.coarse })
+        #expect(histogram.bins.count > 256, "\(histogram.bins.count) bins: too many for the exact colours")
+        let (palette, exact) = PaletteDesigner(maxColors: 256, space: space).design(image)
+        #expect(!exact)
+        let levels = Set(palette.filter { $0.r == $0.g && $0.g == $0.b }.map(\.g))
+        #expect(levels.count > 100, "\(levels.count) grey entries")
+        // A coarse grey pixel still counts in its 5-bit cell, and a pixel one level off grey in its 6-bit cell.
+        let pair = RGBAImage(width: 3, height: 1, pixels: [40, 40, 40, 255, 41, 41, 41, 255, 41, 42, 41, 255])
+        let split = Histogram(pair, coarse: [true, false, false]).bins
+        #expect(split.count == 3 && split.filter(\.coarse).map(\.r) == [40])
+        #expect(split.contains { $0.r == 41 && $0.g == 42 && !$0.coarse })
     }
 
     /// Median cut over fine and coarse bins together still gives the plain algorithm's palette.

@@ -97,10 +97,11 @@ public struct PaletteDesigner: Sendable {
             return (reserved + exact.filter { !reserved.contains($0) }, true)
         }
         var histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
-        // Fewer cells than entries (a grey picture fills 64): designed from the exact colours,
-        // every entry can serve. On `bench/quality-bench.py`'s `others` workload a grey
-        // photograph's hold scored SSIMULACRA2 92.1 where pngquant's, exact, scores 100, and
-        // the moves into it and out of it fell up to 8.6 below pngquant's; with this and the
+        // Fewer cells than entries (a picture of one hue fills few of them): designed from the
+        // exact colours, every entry can serve. On `bench/quality-bench.py`'s `others` workload
+        // a grey photograph's hold scored SSIMULACRA2 92.1 (before the grey bins) where
+        // pngquant's, exact, scores 100, and the moves into it and out of it fell up to 8.6
+        // below pngquant's; with this and the
         // dither mask's bend test, 97.8 and none more than 5 below (`bench/quality-probe.py
         // others`, `bench/every-move.py others`). The gradients, whose smooth pictures fill
         // few cells too, grew 2.5% (14,408,965 to 14,771,563 bytes at 82.41 against 82.33, the
@@ -122,8 +123,8 @@ public struct PaletteDesigner: Sendable {
     }
 }
 
-/// A histogram of opaque pixels in cells of 6 bits per channel, each cell with its count
-/// and mean colour.
+/// A histogram of opaque pixels in cells of 6 bits per channel (and of one grey level),
+/// each cell with its count and mean colour.
 ///
 /// Pixels flagged coarse (at edges and in texture, where the picture masks a palette's
 /// error: see ``DitherMask``) are counted in cells of 5 bits per channel instead, kept
@@ -131,6 +132,15 @@ public struct PaletteDesigner: Sendable {
 /// spreads over some ten thousand fine cells, each of which median cut and every k-means
 /// pass visit; smooth gradients, where entries must be a few levels apart, keep the fine
 /// cells.
+///
+/// Grey pixels (red, green and blue alike) that are not coarse count in a bin per level,
+/// apart from the cells. In 6-bit cells a grey ramp fills one cell every four levels, so
+/// beside other colours it got at most 64 entries, and the pattern showed between levels
+/// four apart: five PngSuite images at 320x240 (`python3 bench/option-sweep.py BIN --every
+/// 4 -- basn2c16.png basn6a08.png basn0g16.png basn3p08.png ccwn2c08.png --size 320x240`)
+/// had frame 166, the first of a move from the grey ramp, at SSIMULACRA2 91.86 against
+/// `pngquant 256`'s 97.75; with the grey bins 93.8. The gradients' grey backdrop gains too
+/// (docs/behaviour.md, *Grey levels in bins of their own*).
 ///
 /// In Oklab (``ColorSpace/oklab``) each bin also has the Oklab point of its mean, and the
 /// design compares those: median cut splits boxes of points, k-means finds each bin's
@@ -155,8 +165,8 @@ struct Histogram {
         func key(_ c: Int) -> Int { fine(c) << 43 | fine(0) << 29 | fine(1) << 15 | fine(2) << 1 | (coarse ? 1 : 0) }
     }
 
-    /// The cell keys: fine cells below 2^18, coarse cells above.
-    static let fineCells = 1 << 18, cells = fineCells + (1 << 15)
+    /// The cell keys: fine cells below 2^18, coarse cells above, then a cell for each grey level.
+    static let fineCells = 1 << 18, greyCells = fineCells + (1 << 15), cells = greyCells + 256
 
     private(set) var bins: [Bin] = []
     /// Each bin's point in ``space``, the colour k-means looks up: its mean rounded to whole
@@ -190,6 +200,7 @@ struct Histogram {
                         let r = Int64(p[i]), g = Int64(p[i + 1]), b = Int64(p[i + 2])
                         let key = twoSizes && coarse[i >> 2]
                             ? Histogram.fineCells | Int((r >> 3) << 10 | (g >> 3) << 5 | (b >> 3))
+                            : r == g && g == b ? Histogram.greyCells | Int(r)
                             : Int((r >> 2) << 12 | (g >> 2) << 6 | (b >> 2))
                         var slot = Int(slotOf[key])
                         if slot < 0 {
@@ -219,7 +230,7 @@ struct Histogram {
             let s = sums + Int(slotOf[key]) * 4
             let n = Double(s[0])
             let bin = Bin(count: n, r: Double(s[1]) / n, g: Double(s[2]) / n, b: Double(s[3]) / n,
-                          coarse: key >= Histogram.fineCells)
+                          coarse: key >= Histogram.fineCells && key < Histogram.greyCells)
             bins.append(bin)
             let rounded = (Int32(bin.r.rounded()), Int32(bin.g.rounded()), Int32(bin.b.rounded()))
             points.append(space == .oklab ? Oklab.point(rounded.0, rounded.1, rounded.2) : rounded)
@@ -230,9 +241,9 @@ struct Histogram {
 
     /// A histogram whose bins are the image's colours themselves (alpha >= 128), each with its
     /// count (weighted by `counts` as in ``init(_:weights:space:counts:coarse:)``), in colour
-    /// order. For pixels whose 6-bit cells are fewer than the entries wanted: a grey picture
-    /// fills at most 64 cells, so a palette designed from them has at most 64 distinct
-    /// entries, where its 256 levels could have as many as the palette holds. Each used cell
+    /// order. For pixels whose cells are fewer than the entries wanted: a picture of one hue
+    /// fills about 64 of them, so a palette designed from them has about 64 distinct
+    /// entries, where its colours could have as many as the palette holds. Each used cell
     /// keeps the counts of its 64 colours (the low 2 bits of each channel), so the pass costs
     /// what the cells' pass costs.
     init(exactColorsOf image: RGBAImage, weights: ChannelWeights = .rgb, space: ColorSpace = .rgb, counts: [UInt8]? = nil) {
