@@ -23,9 +23,7 @@ struct Frame: ParsableCommand {
         try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         guard let time = MediaTime(parsing: at) else {
-            throw CLIError.usage(MediaTime.isWritten(at)
-                ? "--at: must be 0 to 3600 seconds, got \"\(at)\""
-                : "--at: expected seconds written 2, 1.5s or 300ms, got \"\(at)\"")
+            throw CLIError.usage("--at: \(MediaTime.refusal(at)), got \"\(at)\"")
         }
         let index = try carousel.frameIndex(at: time)
         let data = try encode(carousel.frame(index: index), name: output)

@@ -37,6 +37,12 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// a time out of range (`-1`, `4000`) apart from text that is no time at all (`1e-3`).
     public static func isWritten(_ text: some StringProtocol) -> Bool { written(text) != nil }
 
+    /// Why ``init(parsing:)`` refuses `text`, for an option's error: out of range when it is
+    /// written as a duration (``isWritten(_:)``), otherwise not a duration.
+    public static func refusal(_ text: some StringProtocol) -> String {
+        isWritten(text) ? "must be 0 to 3600 seconds" : "expected seconds written 2, 1.5s or 300ms"
+    }
+
     /// The number `text` writes (negative after a `-`) and the microseconds in its unit, when
     /// it is written as a duration.
     private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {

@@ -60,9 +60,7 @@ extension CarouselOptions {
                 return time
             case .text(let s):
                 guard let time = MediaTime(parsing: s) else {
-                    throw .invalidOption(key: key, reason: MediaTime.isWritten(s)
-                        ? "must be 0 to 3600 seconds, got \(value)"
-                        : "expected seconds written 2, 1.5s or 300ms, got \(value)")
+                    throw .invalidOption(key: key, reason: "\(MediaTime.refusal(s)), got \(value)")
                 }
                 return time
             case .boolean: throw invalid()
