@@ -25,7 +25,8 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--size", "9223372036854775807x1"], status: 64, says: "--size: width and height must be 1...65535"),
         Case(arguments: ["render", "imgs", "--size", "375x211", "--item-width", "9007199254740992"], status: 64, says: "--item-width: must be 1...1000000"),
         Case(arguments: ["render", "imgs", "--size", "100000x1"], status: 64, says: "--size: width and height must be 1...65535"),
-        Case(arguments: ["render", "imgs", "--hold", "1e308"], status: 64, says: "--hold: must be 0 to 3600 seconds"),
+        Case(arguments: ["render", "imgs", "--hold", "1e308"], status: 64, says: "--hold: expected seconds written 2, 1.5s or 300ms"),
+        Case(arguments: ["render", "imgs", "--hold", "1" + String(repeating: "0", count: 400)], status: 64, says: "--hold: must be 0 to 3600 seconds"),
         Case(arguments: ["render", "imgs", "--fps", "99999999999999999999"], status: 64, says: "--fps: must be 1...50, got 99999999999999999999"),
         Case(arguments: ["render", "imgs", "--dot-size", "nan"], status: 64, says: "--dot-size: expected a number of pixels"),
         Case(arguments: ["render", "imgs", "--script", "drag 1e400; release"], status: 1, says: "is not a distance in pixels"),
@@ -35,6 +36,10 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--config", "newline.json"], status: 64, says: "newline.json: key \"fit\": expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--config", "trailing.json"], status: 1, says: "trailing.json: not valid JSON: expected a key in quotes after the comma (no trailing commas) at line 1, column 22"),
         Case(arguments: ["render", "imgs", "--config", "twice.json"], status: 1, says: "twice.json: key \"fps\": given twice"),
+        Case(arguments: ["render", "imgs", "--config", "exponent.json"], status: 64,
+             says: "exponent.json: key \"hold\": expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
+        Case(arguments: ["render", "imgs", "--config", "long.json"], status: 64,
+             says: "long.json: key \"duration\": must be 0 to 3600 seconds, got \"4000s\""),
         Case(arguments: ["render", "imgs", "--config", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
         Case(arguments: ["render", "imgs", "--script-file", "/dev/zero"], status: 1, says: "/dev/zero: cannot read script file: not a regular file"),
         Case(arguments: ["render", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
@@ -53,6 +58,8 @@ struct HardeningTests {
         try Data("{\"fit\": \"a\\nb\"}".utf8).write(to: w.url.appendingPathComponent("newline.json"))
         try Data("{ \"size\": \"375x211\", }".utf8).write(to: w.url.appendingPathComponent("trailing.json"))
         try Data("{\"fps\":10,\"fps\":99}".utf8).write(to: w.url.appendingPathComponent("twice.json"))
+        try Data("{\"hold\": \"1e-3\"}".utf8).write(to: w.url.appendingPathComponent("exponent.json"))
+        try Data("{\"duration\": \"4000s\"}".utf8).write(to: w.url.appendingPathComponent("long.json"))
         return w
     }
 

@@ -40,11 +40,15 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Why ``init(parsing:)`` refuses `text`, for an option's error: out of range when it is
     /// written as a duration (``isWritten(_:)``), otherwise not a duration.
     public static func refusal(_ text: some StringProtocol) -> String {
-        isWritten(text) ? "must be 0 to 3600 seconds" : "expected seconds written 2, 1.5s or 300ms"
+        isWritten(text) ? rangeRefusal : "expected seconds written 2, 1.5s or 300ms"
     }
 
-    /// The number `text` writes (negative after a `-`) and the microseconds in its unit, when
-    /// it is written as a duration.
+    /// The reason a time out of range is refused: `must be 0 to 3600 seconds`.
+    public static let rangeRefusal = "must be 0 to \(maximum.microseconds / 1_000_000) seconds"
+
+    /// The number `text` writes (negative after a `-`; infinite when its digits overflow a
+    /// `Double`, which the range refuses) and the microseconds in its unit, when it is
+    /// written as a duration.
     private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {
         let negative = text.hasPrefix("-")
         var body = Substring(text).dropFirst(negative ? 1 : 0)
@@ -56,7 +60,7 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
             body = body.dropLast()
         }
         guard !body.isEmpty, body.allSatisfy({ $0.isNumber || $0 == "." }),
-              let value = Double(body), value.isFinite else { return nil }
+              let value = Double(body) else { return nil }
         return (negative ? -value : value, scale)
     }
 

@@ -55,7 +55,7 @@ extension CarouselOptions {
             case .integer, .number:
                 let seconds = try number()
                 guard let time = MediaTime(seconds: seconds), seconds >= 0 else {
-                    throw .invalidOption(key: key, reason: "must be 0 to 3600 seconds, got \(value)")
+                    throw .invalidOption(key: key, reason: "\(MediaTime.rangeRefusal), got \(value)")
                 }
                 return time
             case .text(let s):

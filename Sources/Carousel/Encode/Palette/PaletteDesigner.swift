@@ -10,10 +10,10 @@ import Foundation
 /// splits and k-means groups the colours by their Oklab points, and each entry is its
 /// group's mean colour in RGB.
 ///
-/// Works on a 6-bit-per-channel histogram that keeps each cell's mean colour, so
-/// the cost depends on the number of distinct cells rather than pixels; where the
-/// pixels fill fewer cells than the palette has entries to design, on their exact
-/// colours (`Histogram(exactColorsOf:)`).
+/// Works on a 6-bit-per-channel histogram (with a bin per grey level) that keeps each
+/// cell's mean colour, so the cost depends on the number of distinct cells rather than
+/// pixels; where the pixels fill fewer bins than the palette has entries to design, on
+/// their exact colours (`Histogram(exactColorsOf:)`).
 public struct PaletteDesigner: Sendable {
     /// How many entries the palette may have in all (reserved ones included).
     public let maxColors: Int
@@ -97,17 +97,18 @@ public struct PaletteDesigner: Sendable {
             return (reserved + exact.filter { !reserved.contains($0) }, true)
         }
         var histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
-        // Fewer cells than entries (a picture of one hue fills few of them): designed from the
-        // exact colours, every entry can serve. On `bench/quality-bench.py`'s `others` workload
-        // a grey photograph's hold scored SSIMULACRA2 92.1 (before the grey bins) where
-        // pngquant's, exact, scores 100, and the moves into it and out of it fell up to 8.6
-        // below pngquant's; with this and the
-        // dither mask's bend test, 97.8 and none more than 5 below (`bench/quality-probe.py
-        // others`, `bench/every-move.py others`). The gradients, whose smooth pictures fill
-        // few cells too, grew 2.5% (14,408,965 to 14,771,563 bytes at 82.41 against 82.33, the
-        // worst frame 2.5 below pngquant's against 2.8, `bench/quality-probe.py gradients`,
-        // without the bend test); with the bend test, the sample banners' and the
-        // photographs' GIFs came out the same bytes with this and without.
+        // Fewer bins than entries (a picture of one hue fills few of them): designed from the
+        // exact colours, every entry can serve. Measured before the grey bins, which now give
+        // a grey picture's levels bins of their own: on `bench/quality-bench.py`'s `others`
+        // workload a grey photograph's hold scored SSIMULACRA2 92.1 where pngquant's, exact,
+        // scores 100, and the moves into it and out of it fell up to 8.6 below pngquant's;
+        // with this and the dither mask's bend test, 97.8 and none more than 5 below
+        // (`bench/quality-probe.py others`, `bench/every-move.py others`). The gradients, whose
+        // smooth pictures fill few cells too, grew 2.5% (14,408,965 to 14,771,563 bytes at
+        // 82.41 against 82.33, the worst frame 2.5 below pngquant's against 2.8,
+        // `bench/quality-probe.py gradients`, without the bend test); with the bend test, the
+        // sample banners' and the photographs' GIFs came out the same bytes with this and
+        // without.
         if histogram.bins.count < slots {
             histogram = Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts)
         }
@@ -294,10 +295,12 @@ struct Histogram {
     /// weighted median of its widest channel until there are `colors` boxes.
     ///
     /// A box split on a channel holds its bins in order of that channel's ``Bin/key(_:)``,
-    /// and its sums (mean, error, widest channel) run in that order. The keys are distinct
-    /// (two cells of one size hold disjoint ranges of whole levels, so their means differ in
-    /// some channel by at least a level; a fine and a coarse cell differ in the last bit),
-    /// so that order does not depend on how the box came about. Sorting each box before
+    /// and its sums (mean, error, widest channel) run in that order. The keys of cells are
+    /// distinct (two cells of one size hold disjoint ranges of whole levels, so their means
+    /// differ in some channel by at least a level; a fine and a coarse cell differ in the
+    /// last bit); a grey bin can have a fine cell's mean (pixels (4, 5, 6) and (6, 5, 4)
+    /// average grey 5), and bins of equal keys keep the histogram's order. Either way that
+    /// order does not depend on how the box came about. Sorting each box before
     /// splitting it costs n log n per split; instead the bins are sorted once by each
     /// channel's key, and every box keeps its bins in all three orders, in the same range of
     /// three lists.
@@ -565,7 +568,8 @@ struct Histogram {
 }
 
 /// The cell-to-slot tables of ``Histogram``, kept for reuse. A table has an entry for each
-/// of the 2^18 fine and 2^15 coarse cells (1.1 MiB), all -1 while it is free; allocating
+/// of the 2^18 fine and 2^15 coarse cells and the 256 grey levels (1.1 MiB), all -1 while
+/// it is free; allocating
 /// and clearing one for every palette designed showed in profiles (page faults and memset). A histogram takes one and
 /// gives it back with the entries it set cleared, so the pool holds one table for each
 /// palette designed at the same time (about one per core), for the life of the process.
