@@ -135,9 +135,7 @@ public struct Script: Equatable, Sendable {
             guard args.count == 1 else {
                 throw StepError(text: "hold takes one DURATION (e.g. 2, 1.5s or 300ms), got \(args.count) arguments")
             }
-            guard let time = MediaTime(parsing: args[0]) else {
-                throw StepError(text: "\"\(args[0])\" is not a duration of at most an hour; expected e.g. 2, 1.5s or 300ms")
-            }
+            guard let time = MediaTime(parsing: args[0]) else { throw durationError(args[0], example: "2, 1.5s or 300ms") }
             return .hold(time)
         case "next", "prev":
             let (duration, easing) = try moveArguments(args, step: name)
@@ -176,15 +174,21 @@ public struct Script: Equatable, Sendable {
             guard args.count <= 2 else { throw StepError(text: "swipe takes a direction and at most one DURATION") }
             var duration: MediaTime?
             if args.count == 2 {
-                guard let time = MediaTime(parsing: args[1]) else {
-                    throw StepError(text: "\"\(args[1])\" is not a duration; expected e.g. 0.15, 0.15s or 150ms")
-                }
+                guard let time = MediaTime(parsing: args[1]) else { throw durationError(args[1], example: "0.15, 0.15s or 150ms") }
                 duration = time
             }
             return .swipe(direction, duration: duration)
         default:
             throw StepError(text: "unknown step \"\(words[0])\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")
         }
+    }
+
+    /// A step's DURATION refused: out of range where it is written as a duration (`5000`,
+    /// `-1`), as options say it, else not a duration (`1e-3`), with `example` the forms.
+    private static func durationError(_ text: String, example: String) -> StepError {
+        MediaTime.isWritten(text)
+            ? StepError(text: "DURATION \(MediaTime.rangeRefusal), got \"\(text)\"")
+            : StepError(text: "\"\(text)\" is not a duration; expected e.g. \(example)")
     }
 
     private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (MediaTime?, Easing?) {
@@ -195,8 +199,8 @@ public struct Script: Equatable, Sendable {
                 duration = time
             } else if let e = Easing(arg), easing == nil {
                 easing = e
-            } else if duration == nil && easing == nil && (arg.first?.isNumber ?? false) {
-                throw StepError(text: "\"\(arg)\" is not a duration; expected e.g. 0.3, 0.3s or 300ms")
+            } else if duration == nil && easing == nil && (arg.first?.isNumber ?? false || MediaTime.isWritten(arg)) {
+                throw durationError(arg, example: "0.3, 0.3s or 300ms")
             } else {
                 throw StepError(text: "\"\(arg)\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)")
             }

@@ -45,7 +45,13 @@ struct ScriptTests {
     @Test(arguments: [
         ("hold 1; nxt", "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto, autoplay, drag, release or swipe"),
         ("hold", "--script: step 1 \"hold\": hold takes one DURATION (e.g. 2, 1.5s or 300ms), got 0 arguments"),
-        ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration of at most an hour; expected e.g. 2, 1.5s or 300ms"),
+        ("hold abc", "--script: step 1 \"hold abc\": \"abc\" is not a duration; expected e.g. 2, 1.5s or 300ms"),
+        // A DURATION written as one but out of range says so, as `--duration` does.
+        ("hold 5000", "--script: step 1 \"hold 5000\": DURATION must be 0 to 3600 seconds, got \"5000\""),
+        ("next -1 ease", "--script: step 1 \"next -1 ease\": DURATION must be 0 to 3600 seconds, got \"-1\""),
+        ("drag -100 4000s", "--script: step 1 \"drag -100 4000s\": DURATION must be 0 to 3600 seconds, got \"4000s\""),
+        ("swipe next 1e-3", "--script: step 1 \"swipe next 1e-3\": \"1e-3\" is not a duration; expected e.g. 0.15, 0.15s or 150ms"),
+        ("prev 1e3", "--script: step 1 \"prev 1e3\": \"1e3\" is not a duration; expected e.g. 0.3, 0.3s or 300ms"),
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
         ("autoplay 0", "--script: step 1 \"autoplay 0\": \"0\" is not a cycle count; expected a whole number from 1"),
