@@ -199,7 +199,7 @@ public struct Script: Equatable, Sendable {
                 duration = time
             } else if let e = Easing(arg), easing == nil {
                 easing = e
-            } else if duration == nil && easing == nil && (arg.first?.isNumber ?? false || MediaTime.isWritten(arg)) {
+            } else if duration == nil && easing == nil && (arg.drop { $0 == "-" }.first?.isNumber ?? false || MediaTime.isWritten(arg)) {
                 throw durationError(arg, example: "0.3, 0.3s or 300ms")
             } else {
                 throw StepError(text: "\"\(arg)\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)")

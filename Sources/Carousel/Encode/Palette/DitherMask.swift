@@ -128,13 +128,14 @@ struct DitherMask: Sendable {
     /// done in bands, one parallel task each, and each neighbouring pair is compared once,
     /// without branches.
     ///
-    /// The runs' two passes along a row carry their flag from pixel to pixel in a register,
-    /// the colours compared beforehand; before, each pixel read back the flag its neighbour
-    /// had just stored and compared two pixels itself. With the same bits, `bench/mask-time.swift`
-    /// (best of 30 passes on the sample banners' strip, 4480x360, and of 10 on the gradients',
-    /// 8280x665, four alternating runs) went from 9.25–9.97 to 5.78–7.24 ms and from
-    /// 26.25–31.40 to 25.02–25.92 ms; the mask is made before a GIF's first frame, on both cores.
-    /// Working in 16-bit lanes instead of 32 gained nothing (7.82–8.38 and 24.04–35.27 ms).
+    /// The runs' two passes along a row compare the colours first, in a loop of their own, and
+    /// carry the flag from pixel to pixel in a register, so no pixel waits to read back what the
+    /// one beside it stored. Against passes that compared two pixels and read that flag back
+    /// each, with the same bits, `bench/mask-time.swift` (five alternating runs on the strips
+    /// `carousel strip` writes: the best of 30 passes on the sample banners', 4480x360, and of
+    /// 10 on the gradients' with the benchmark's options, 10510x665) took 5.46–6.97 ms against
+    /// 7.60–9.78 ms, and 26.17–33.43 ms against 31.05–38.89 ms. The mask is made before a
+    /// GIF's first frame is encoded, on all cores.
     static func bits(_ image: RGBAImage, edge: Int32 = DitherMask.edge, curve: Int32 = DitherMask.curve) -> [UInt8] {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { return [] }
@@ -217,9 +218,8 @@ struct DitherMask: Sendable {
                                     // but as the content slides along the row, its pixels take each other's
                                     // places, and must keep their entries. The and of the run gathers at its
                                     // last pixel, then spreads back; without branches. The colours are
-                                    // compared first, in a loop that vectorizes; the flag carried from pixel
-                                    // to pixel stays in a register, where reading it back from the row
-                                    // waited on the store before it.
+                                    // compared first, in a loop that vectorizes, and the flag carried from
+                                    // pixel to pixel stays in a register (see ``bits(_:edge:curve:)``).
                                     if w > 1 {
                                         same.withUnsafeMutableBufferPointer { same in
                                             for x in 0..<(w - 1) { same[x] = p[row &+ x] == p[row &+ x &+ 1] ? 1 : 0 }
