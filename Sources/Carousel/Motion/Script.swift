@@ -135,7 +135,7 @@ public struct Script: Equatable, Sendable {
             guard args.count == 1 else {
                 throw StepError(text: "hold takes one DURATION (e.g. 2, 1.5s or 300ms), got \(args.count) arguments")
             }
-            guard let time = MediaTime(parsing: args[0]) else { throw durationError(args[0], example: "2, 1.5s or 300ms") }
+            guard let time = MediaTime(parsing: args[0]) else { throw durationError(args[0]) }
             return .hold(time)
         case "next", "prev":
             let (duration, easing) = try moveArguments(args, step: name)
@@ -174,7 +174,7 @@ public struct Script: Equatable, Sendable {
             guard args.count <= 2 else { throw StepError(text: "swipe takes a direction and at most one DURATION") }
             var duration: MediaTime?
             if args.count == 2 {
-                guard let time = MediaTime(parsing: args[1]) else { throw durationError(args[1], example: "0.15, 0.15s or 150ms") }
+                guard let time = MediaTime(parsing: args[1]) else { throw durationError(args[1]) }
                 duration = time
             }
             return .swipe(direction, duration: duration)
@@ -183,12 +183,10 @@ public struct Script: Equatable, Sendable {
         }
     }
 
-    /// A step's DURATION refused: out of range where it is written as a duration (`5000`,
-    /// `-1`), as options say it, else not a duration (`1e-3`), with `example` the forms.
-    private static func durationError(_ text: String, example: String) -> StepError {
-        MediaTime.isWritten(text)
-            ? StepError(text: "DURATION \(MediaTime.rangeRefusal), got \"\(text)\"")
-            : StepError(text: "\"\(text)\" is not a duration; expected e.g. \(example)")
+    /// A step's DURATION refused in the words an option's is (``MediaTime/refusal(_:)``): out
+    /// of range where it is written as a duration (`5000`, `-1`), else not a duration (`1e-3`).
+    private static func durationError(_ text: String) -> StepError {
+        StepError(text: "DURATION: \(MediaTime.refusal(text)), got \"\(text)\"")
     }
 
     private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (MediaTime?, Easing?) {
@@ -199,8 +197,9 @@ public struct Script: Equatable, Sendable {
                 duration = time
             } else if let e = Easing(arg), easing == nil {
                 easing = e
-            } else if duration == nil && easing == nil && (arg.drop { $0 == "-" }.first?.isNumber ?? false || MediaTime.isWritten(arg)) {
-                throw durationError(arg, example: "0.3, 0.3s or 300ms")
+            } else if duration == nil && easing == nil, let first = arg.drop(while: { $0 == "-" }).first, first.isNumber || first == "." {
+                // Numeric after any sign: meant as a DURATION.
+                throw durationError(arg)
             } else {
                 throw StepError(text: "\"\(arg)\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)")
             }
