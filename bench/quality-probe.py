@@ -17,7 +17,9 @@ the full comparison.
 
 QUALITY_PROBE_POST, when set, is a command run on the GIF before it is scored, with
 the GIF and `-o OUTPUT` after it: e.g. QUALITY_PROBE_POST='gifsicle -O3 --lossy=5'
-measures gifsicle's lossy LZW on carousel's GIF.
+measures gifsicle's lossy LZW on carousel's GIF. QUALITY_PROBE_FLIP=1 adds a line of FLIP
+means (quality-bench.py's settings) over the same frames, all, holds and moves, beside
+pngquant's (worked out once and kept in the cache folder as pngquant-flip.json).
 """
 import json, os, sys, tempfile, time
 from concurrent.futures import ProcessPoolExecutor
@@ -27,11 +29,19 @@ from benchmodules import load, run_main
 
 quality = load("quality-bench.py")
 formats = load("formats-bench.py")
+np = quality.np
 
 
-def carousel_scores(exe, work, args, folder, ref, frames):
+def flip_files(pair):
+    """Mean FLIP error of two image files (reference, test), for a worker process."""
+    reference, test = (np.asarray(quality.Image.open(p).convert("RGB")) for p in pair)
+    return quality.flip(reference, test)[0]
+
+
+def carousel_scores(exe, work, args, folder, ref, frames, flip=False):
     """carousel's GIF of the workload with `args` (QUALITY_PROBE_POST run on it when set): its
-    bytes, the render's seconds, and SSIMULACRA2 of each of `frames` against the exact frame."""
+    bytes, the render's seconds, and SSIMULACRA2 of each of `frames` against the exact frame
+    (with `flip`, a pair: those and each frame's mean FLIP error)."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         gif = tmp / "out.gif"
@@ -48,7 +58,8 @@ def carousel_scores(exe, work, args, folder, ref, frames):
             shown[k].save(tmp / f"d-{k}.png")
             pairs.append((str(folder / "exact" / f"frame-{k:05d}.png"), str(tmp / f"d-{k}.png")))
         with ProcessPoolExecutor(os.cpu_count()) as pool:
-            return size, seconds, list(pool.map(quality.score_files, pairs))
+            scores = list(pool.map(quality.score_files, pairs))
+            return size, seconds, (scores, list(pool.map(flip_files, pairs))) if flip else scores
 
 
 def prepare(exe, work, folder):
@@ -93,9 +104,24 @@ def start(tool):
     return name, args, exe, work, folder, prepare(exe, work, folder)
 
 
+def pngquant_flip(folder, picked):
+    """pngquant's mean FLIP error on each sampled frame, worked out once per cache folder."""
+    done = folder / "pngquant-flip.json"
+    if done.exists():
+        return json.loads(done.read_text())
+    pairs = [(folder / "exact" / f"frame-{k:05d}.png", folder / "pngquant" / f"frame-{k:05d}.png") for k in picked]
+    with ProcessPoolExecutor(os.cpu_count()) as pool:
+        errors = list(pool.map(flip_files, pairs))
+    done.write_text(json.dumps(errors))
+    return errors
+
+
 def main():
     name, args, exe, work, folder, ref = start("quality-probe")
-    size, seconds, scores = carousel_scores(exe, work, args, folder, ref, ref["picked"])
+    flip = os.environ.get("QUALITY_PROBE_FLIP", "") not in ("", "0")
+    size, seconds, scores = carousel_scores(exe, work, args, folder, ref, ref["picked"], flip)
+    if flip:
+        scores, errors = scores
     phase = [ref["phase"][k] for k in ref["picked"]]
     holds = [s for s, p in zip(scores, phase) if p == "hold"]
     moves = [s for s, p in zip(scores, phase) if p == "move"]
@@ -109,6 +135,13 @@ def main():
     gaps = sorted(zip(ref["picked"], scores, ref["pngquant"]), key=lambda x: x[1] - x[2])[:3]
     print("largest gaps (frame: carousel / pngquant): " +
           ", ".join(f"{k} ({ref['phase'][k]}): {s:.1f} / {q:.1f}" for k, s, q in gaps))
+    if flip:
+        theirs = pngquant_flip(folder, ref["picked"])
+
+        def means(values):
+            by = [[v for v, p in zip(values, phase) if p == kind] for kind in ("hold", "move")]
+            return " / ".join(f"{sum(v) / len(v):.4f}" if v else "n/a" for v in [values, *by])
+        print(f"FLIP mean / holds / moves: {means(errors)} (pngquant {means(theirs)})")
 
 
 if __name__ == "__main__":

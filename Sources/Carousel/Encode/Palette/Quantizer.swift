@@ -237,7 +237,27 @@ public struct Quantizer: Sendable {
         /// carousel moves sideways, so a row keeps its entry as the content slides along it,
         /// and LZW codes a row of one entry cheaply. A wide mix, whose entries lie far apart
         /// (``Quantizer/wideMixSpread``), shows the 2x2 cells instead: in rows it would stripe.
+        /// A mix shown in rows carries three quarters of its error (``carried``).
         case rows
+
+        /// How much of the error the candidates so far leave a mix's next candidate makes up
+        /// for, in eighths: all of it in cells, three quarters in rows.
+        ///
+        /// With all of it, a colour between entries far apart takes a candidate past the
+        /// colour to pull the mix's mean onto it, and in rows that entry is a row of its own,
+        /// a stripe as strong as the entries are far apart. With three quarters, a mix keeps
+        /// to the entries nearest the colour, with its mean a little off it; more colours
+        /// take one entry in all four rows, which LZW codes as runs. Measured with temporary
+        /// switches, rows carrying N eighths and cells all of it (the sample banners,
+        /// `QUALITY_PROBE_FLIP=1 python3 bench/quality-probe.py samples`: the GIF's bytes as a
+        /// multiple of ffmpeg's, SSIMULACRA2 mean, the moving frames' mean, FLIP mean; pngquant
+        /// 87.14, moving 86.69, FLIP 0.0233): N = 8 0.827x, 88.62, 87.02, 0.0236; 7 0.807x, 88.74,
+        /// 87.24, 0.0238; **6** 0.801x, 88.78, 87.35, 0.0238; 5 0.791x, 88.73, 87.23,
+        /// 0.0241; 4 0.787x, 88.70, 87.15, 0.0242. Three quarters in cells too: 0.794x,
+        /// 88.86, FLIP 0.0242, the rests' FLIP 0.0222 against 0.0216, where a viewer looks
+        /// for seconds. docs/behaviour.md (*Moving mixes carry three quarters of the error*)
+        /// has the other workloads.
+        var carried: Int32 { self == .rows ? 6 : 8 }
     }
 
     /// Nearest-colour mapping. With `runSlack` > 0, a pixel repeats its left neighbour's
@@ -282,7 +302,8 @@ public struct Quantizer: Sendable {
     /// Bayer pattern or in rows (`layout`), fixed to the content.
     ///
     /// For each colour, four candidate entries are chosen one after another, each the entry
-    /// nearest to the colour plus the error the candidates so far leave, so their mean
+    /// nearest to the colour plus the error the candidates so far leave (three quarters of
+    /// it in rows: ``OrderedLayout/carried``), so their mean
     /// approximates the colour in all three channels (a mix of two entries along one line
     /// would leave blotches where the colour lies off that line). Colours, entries and the
     /// error are points of the mapper's space (``ColorMapper/space``): Oklab for the GIF
@@ -332,7 +353,7 @@ public struct Quantizer: Sendable {
         // was a branch that dithered gradients mispredict (the sample banners' render took
         // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
         // `bench/render-cpu.py`). A miss is worked out outside the loop
-        // (``entry(_:ahead:aheadFlags:remaining:cache:byPoint:mapper:palette:points:at:)``, which also works out the
+        // (``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)``, which also works out the
         // next new colour a few pixels ahead beside it), which leaves the loop's variables in
         // registers; an undithered colour whose point the plane gives goes to a smaller call,
         // ``plainEntry(_:point:mapper:)``. Against separate key and candidate
@@ -369,6 +390,7 @@ public struct Quantizer: Sendable {
                     let output = out.baseAddress!
                     // 1 where every pixel shows the cells' pattern.
                     let forceCells: UInt32 = layout == .cells ? 1 : 0
+                    let carried = layout.carried
                     for y in 0..<h {
                         // The entry shown as a bit shift into the packed candidates: the 2x2 Bayer
                         // matrix [0 2; 3 1], for the row's columns x with x + originX even and odd
@@ -394,8 +416,8 @@ public struct Quantizer: Sendable {
                                 entry = key >> 24 != 0 && planeRow != nil
                                     ? Quantizer.plainEntry(key, point: planeRow.unsafelyUnwrapped[x], mapper: mapper)
                                     : Quantizer.entry(key, ahead: source + (x &+ 1), aheadFlags: masked ? plainBytes! + (row &+ x &+ 1) : nil,
-                                                        remaining: w &- x &- 1, cache: cache, byPoint: byPoint, mapper: mapper,
-                                                        palette: palette, points: points, at: planeRow.map { $0 + x })
+                                                        remaining: w &- x &- 1, cache: cache, byPoint: byPoint, carried: carried,
+                                                        mapper: mapper, palette: palette, points: points, at: planeRow.map { $0 + x })
                                 cache[s] = entry
                             }
                             let cells = forceCells | UInt32(truncatingIfNeeded: entry >> 57) & 1
@@ -458,7 +480,7 @@ public struct Quantizer: Sendable {
     private static let rowShifts: [UInt32] = [0, 16, 8, 24]
 
     /// The cache entry of ``mapOrdered(_:columns:height:mapper:transparentIndex:originX:only:undithered:plane:planeX:layout:runSlack:)``
-    /// for `key`: the key above the four candidates of ``mix(_:mapper:palette:points:)``, or above the
+    /// for `key`: the key above the four candidates of ``mix(_:carried:mapper:palette:points:)``, or above the
     /// nearest entry four times for an undithered colour (bit 24 of the key).
     ///
     /// With `byPoint` (the mixes by packed point, used only with `plane`), a dithered colour whose
@@ -469,15 +491,15 @@ public struct Quantizer: Sendable {
     /// Otherwise a miss is rarely alone: the first of the next few pixels (`ahead`, with their
     /// `aheadFlags`, `remaining` of them in the row) whose colour differs is looked up too, and
     /// when it misses and both colours are dithered, the two mixes are worked out side by side
-    /// (``mixes(_:_:mapper:palette:points:)``) and the other's entry goes into `cache` for when the
+    /// (``mixes(_:_:carried:mapper:palette:points:)``) and the other's entry goes into `cache` for when the
     /// loop gets there. A colour ahead whose point has a mix in `byPoint` takes it, and so does one
     /// whose point is this colour's (it takes the mix from there when the loop gets to it), and the
     /// search for a second colour goes on. Every entry depends on its key alone and every lookup
     /// checks the key, so what the cache holds changes the time taken, never an index.
     @inline(never)
     private static func entry(_ key: UInt32, ahead: UnsafePointer<UInt32>, aheadFlags: UnsafePointer<UInt8>?, remaining: Int,
-                              cache: UnsafeMutablePointer<UInt64>, byPoint: UnsafeMutablePointer<UInt64>?, mapper: ColorMapper,
-                              palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+                              cache: UnsafeMutablePointer<UInt64>, byPoint: UnsafeMutablePointer<UInt64>?, carried: Int32,
+                              mapper: ColorMapper, palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
                               points: UnsafeBufferPointer<(Int32, Int32, Int32)>, at plane: UnsafePointer<UInt32>?) -> UInt64 {
         let r = Int32(key & 0xFF), g = Int32(key >> 8 & 0xFF), b = Int32(key >> 16 & 0xFF)
         let target = plane.map { OklabPlane.unpack($0[0]) } ?? mapper.point(r, g, b)
@@ -512,20 +534,20 @@ public struct Quantizer: Sendable {
             }
             let its = plane != nil ? OklabPlane.unpack(theirs)
                 : mapper.point(Int32(other & 0xFF), Int32(other >> 8 & 0xFF), Int32(other >> 16 & 0xFF))
-            let (mixed, theirMix) = mixes(target, its, mapper: mapper, palette: palette, points: points)
+            let (mixed, theirMix) = mixes(target, its, carried: carried, mapper: mapper, palette: palette, points: points)
             cache[s] = packed(other, theirMix, points)
             remember(mine, mixed)
             remember(theirs, theirMix)
             return packed(key, mixed, points)
         }
-        let mixed = mix(target, mapper: mapper, palette: palette, points: points)
+        let mixed = mix(target, carried: carried, mapper: mapper, palette: palette, points: points)
         remember(mine, mixed)
         return packed(key, mixed, points)
     }
 
     /// The cache entry of an undithered colour `key` whose packed point (from the layer's Oklab
     /// plane) is `point`: its nearest entry four times, as
-    /// ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:mapper:palette:points:at:)`` gives it.
+    /// ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)`` gives it.
     /// Most misses in a photograph are undithered colours (4.1 of the 4.5 million on the
     /// benchmark's photos), and this call takes three arguments where that one takes ten, so
     /// it saves and restores fewer registers (docs/behaviour.md, *Fewer loads and branches to wait on*).
@@ -583,7 +605,7 @@ public struct Quantizer: Sendable {
         Int((point & 0x1F) | (point >> 4 & 0x3E0) | (point >> 8 & 0x3C00))
     }
 
-    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:mapper:palette:points:at:)``
+    /// How many pixels past a miss ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)``
     /// looks for a second colour to work out beside it.
     private static let lookAhead = 4
 
@@ -603,17 +625,20 @@ public struct Quantizer: Sendable {
         Int((key & 0x1F) | (key >> 3 & 0x3E0) | (key >> 6 & 0x7C00)) ^ Int((key >> 24) << 14)
     }
 
-    /// One of a mix's four candidates: the entry nearest to `target` plus the error `error` the
-    /// candidates so far leave, as its luma above its index; `error` takes this one's on.
+    /// One of a mix's four candidates: the entry nearest to `target` plus `carried` eighths of
+    /// the error `error` the candidates so far leave (``OrderedLayout/carried``), as its luma
+    /// above its index; `error` takes this one's on.
     /// `target`, `error` and `points` (the entries) are in the mapper's space: RGB, or Oklab,
     /// where the pattern's error is carried perceptually too; the luma is from `palette`.
     @inline(__always)
-    private static func candidate(_ target: (Int32, Int32, Int32), _ error: inout (Int32, Int32, Int32), mapper: ColorMapper,
-                                  palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
+    private static func candidate(_ target: (Int32, Int32, Int32), _ error: inout (Int32, Int32, Int32), carried: Int32,
+                                  mapper: ColorMapper, palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
                                   points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> Int32 {
         let top = mapper.limits
-        let c = mapper.nearest(point: (min(top.0, max(0, target.0 &+ error.0)), min(top.1, max(0, target.1 &+ error.1)),
-                                       min(top.2, max(0, target.2 &+ error.2))))
+        // Eighths, truncated toward zero alike either side; all eight give the error itself.
+        let shift = (error.0 &* carried / 8, error.1 &* carried / 8, error.2 &* carried / 8)
+        let c = mapper.nearest(point: (min(top.0, max(0, target.0 &+ shift.0)), min(top.1, max(0, target.1 &+ shift.1)),
+                                       min(top.2, max(0, target.2 &+ shift.2))))
         let p = points[Int(c)]
         error.0 &+= target.0 &- p.0
         error.1 &+= target.1 &- p.1
@@ -638,37 +663,37 @@ public struct Quantizer: Sendable {
 
     /// Four entries whose mean approximates `target` (a point of the mapper's space), sorted by
     /// luma (then index), one per byte from the lowest: each candidate the entry nearest to the
-    /// target plus the error the candidates before it leave.
+    /// target plus `carried` eighths of the error the candidates before it leave.
     @inline(__always)
-    private static func mix(_ target: (Int32, Int32, Int32), mapper: ColorMapper,
+    private static func mix(_ target: (Int32, Int32, Int32), carried: Int32, mapper: ColorMapper,
                             palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
                             points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> UInt32 {
         var error: (Int32, Int32, Int32) = (0, 0, 0)
-        let k0 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
-        let k1 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
-        let k2 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
-        let k3 = candidate(target, &error, mapper: mapper, palette: palette, points: points)
+        let k0 = candidate(target, &error, carried: carried, mapper: mapper, palette: palette, points: points)
+        let k1 = candidate(target, &error, carried: carried, mapper: mapper, palette: palette, points: points)
+        let k2 = candidate(target, &error, carried: carried, mapper: mapper, palette: palette, points: points)
+        let k3 = candidate(target, &error, carried: carried, mapper: mapper, palette: palette, points: points)
         return sorted((k0, k1, k2, k3))
     }
 
-    /// ``mix(_:mapper:palette:points:)`` of two targets, their candidates found in turn: each
+    /// ``mix(_:carried:mapper:palette:points:)`` of two targets, their candidates found in turn: each
     /// target's four searches depend on one another, the two targets' do not, so the
     /// processor overlaps them. With the same bytes, the mixes' share of a gradients render's
     /// CPU samples (`perf record -e cpu-clock`) went from 23.7% to 20.6%; docs/behaviour.md
     /// gives the render times.
     @inline(__always)
-    private static func mixes(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32), mapper: ColorMapper,
+    private static func mixes(_ a: (Int32, Int32, Int32), _ b: (Int32, Int32, Int32), carried: Int32, mapper: ColorMapper,
                               palette: UnsafeBufferPointer<(Int32, Int32, Int32)>,
                               points: UnsafeBufferPointer<(Int32, Int32, Int32)>) -> (UInt32, UInt32) {
         var ea: (Int32, Int32, Int32) = (0, 0, 0), eb = ea
-        let a0 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
-        let b0 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
-        let a1 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
-        let b1 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
-        let a2 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
-        let b2 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
-        let a3 = candidate(a, &ea, mapper: mapper, palette: palette, points: points)
-        let b3 = candidate(b, &eb, mapper: mapper, palette: palette, points: points)
+        let a0 = candidate(a, &ea, carried: carried, mapper: mapper, palette: palette, points: points)
+        let b0 = candidate(b, &eb, carried: carried, mapper: mapper, palette: palette, points: points)
+        let a1 = candidate(a, &ea, carried: carried, mapper: mapper, palette: palette, points: points)
+        let b1 = candidate(b, &eb, carried: carried, mapper: mapper, palette: palette, points: points)
+        let a2 = candidate(a, &ea, carried: carried, mapper: mapper, palette: palette, points: points)
+        let b2 = candidate(b, &eb, carried: carried, mapper: mapper, palette: palette, points: points)
+        let a3 = candidate(a, &ea, carried: carried, mapper: mapper, palette: palette, points: points)
+        let b3 = candidate(b, &eb, carried: carried, mapper: mapper, palette: palette, points: points)
         return (sorted((a0, a1, a2, a3)), sorted((b0, b1, b2, b3)))
     }
 
