@@ -12,7 +12,9 @@ prints one line: bytes (and the ratio to ffmpeg's GIF), the mean and worst score
 hold and move means, pngquant's mean, and how many frames fall more than 5 below
 pngquant's. The exact frames, pngquant's frames and ffmpeg's GIF are made once and
 kept in bench/.cache/probe/WORKLOAD (delete the folder after changing `carousel frames`
-or the workload). For trying an encoder lever in a minute or two; quality-bench.py is
+or the workload); RENDER OPTIONS that change the exact frames (an easing, a duration, a
+size: `carousel frames` with them writes other files) get a folder of their own,
+bench/.cache/probe/WORKLOAD-HASH, made the same way. For trying an encoder lever in a minute or two; quality-bench.py is
 the full comparison.
 
 QUALITY_PROBE_POST, when set, is a command run on the GIF before it is scored, with
@@ -21,7 +23,7 @@ measures gifsicle's lossy LZW on carousel's GIF. QUALITY_PROBE_FLIP=1 adds a lin
 means (quality-bench.py's settings) over the same frames, all, holds and moves, beside
 pngquant's (worked out once and kept in the cache folder as pngquant-flip.json).
 """
-import json, os, sys, tempfile, time
+import hashlib, json, os, sys, tempfile, time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -62,13 +64,14 @@ def carousel_scores(exe, work, args, folder, ref, frames, flip=False):
             return size, seconds, (scores, list(pool.map(flip_files, pairs))) if flip else scores
 
 
-def prepare(exe, work, folder):
-    """Exact frames, the sampled frames, pngquant's scores and ffmpeg's bytes, made once per workload."""
+def prepare(exe, work, folder, args=()):
+    """Exact frames, the sampled frames, pngquant's scores and ffmpeg's bytes, made once per workload
+    (and per set of render options `args` that changes the frames: see start())."""
     done = folder / "probe.json"
     if done.exists():
         return json.loads(done.read_text())
     folder.mkdir(parents=True, exist_ok=True)
-    quality.run(work.carousel(exe, "frames", "-o", folder / "exact"))
+    quality.run(work.carousel(exe, "frames", *args, "-o", folder / "exact"))
     info = json.loads((folder / "exact" / "frames.json").read_text())
     picked, _ = quality.sample(quality.phases(info["frames"]))
     pngquant = quality.pngquant_scores(folder, picked)
@@ -101,7 +104,26 @@ def start(tool):
         sys.exit(f"{tool}: no workload named {name} ({', '.join(quality.WORKLOAD_NAMES)})")
     work = works[0]
     folder = quality.CACHE / "probe" / name
-    return name, args, exe, work, folder, prepare(exe, work, folder)
+    ref = prepare(exe, work, folder)
+    if args and not same_frames(exe, work, args, folder / "exact"):
+        # The options change the exact frames (an easing, a duration, a size): they get a cache of
+        # their own, since the workload's frames, pngquant's and ffmpeg's would not be theirs.
+        key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
+        folder = quality.CACHE / "probe" / f"{name}-{key}"
+        print(f"{tool}: {' '.join(args)} changes the exact frames; their cache is {folder}", file=sys.stderr, flush=True)
+        ref = prepare(exe, work, folder, args)
+    return name, args, exe, work, folder, ref
+
+
+def same_frames(exe, work, args, exact):
+    """Whether `carousel frames` with the render options `args` writes the files in `exact` byte for
+    byte (options of the encoder alone, such as --colors or --dither, leave the frames as they are)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        quality.run(work.carousel(exe, "frames", *args, "-o", Path(tmp) / "exact"))
+        ours = sorted(p.name for p in (Path(tmp) / "exact").iterdir())
+        if ours != sorted(p.name for p in exact.iterdir()):
+            return False
+        return all((Path(tmp) / "exact" / n).read_bytes() == (exact / n).read_bytes() for n in ours)
 
 
 def pngquant_flip(folder, picked):

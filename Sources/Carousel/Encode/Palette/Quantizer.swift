@@ -353,9 +353,10 @@ public struct Quantizer: Sendable {
         // was a branch that dithered gradients mispredict (the sample banners' render took
         // 0.319 s of CPU against 0.333 s before, means of 20 alternating runs of
         // `bench/render-cpu.py`). A miss is worked out outside the loop
-        // (``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)``, which also works out the
-        // next new colour a few pixels ahead beside it), which leaves the loop's variables in
-        // registers; an undithered colour whose point the plane gives goes to a smaller call,
+        // (``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)``,
+        // which also works out the next new colour a few pixels ahead beside it), which leaves
+        // the loop's variables in registers; an undithered colour whose point the plane gives
+        // goes to a smaller call,
         // ``plainEntry(_:point:mapper:)``. Against separate key and candidate
         // tables, a second cache for undithered pixels and the miss inlined, with the same bytes,
         // the render's CPU time (four alternating runs of `bench/render-cpu.py`) went from
@@ -549,7 +550,7 @@ public struct Quantizer: Sendable {
     /// plane) is `point`: its nearest entry four times, as
     /// ``entry(_:ahead:aheadFlags:remaining:cache:byPoint:carried:mapper:palette:points:at:)`` gives it.
     /// Most misses in a photograph are undithered colours (4.1 of the 4.5 million on the
-    /// benchmark's photos), and this call takes three arguments where that one takes ten, so
+    /// benchmark's photos), and this call takes three arguments where that one takes eleven, so
     /// it saves and restores fewer registers (docs/behaviour.md, *Fewer loads and branches to wait on*).
     @inline(never)
     private static func plainEntry(_ key: UInt32, point: UInt32, mapper: ColorMapper) -> UInt64 {
