@@ -8,14 +8,14 @@ WORKLOAD is samples (the default), photos, gradients or others, with quality-ben
 and options; RENDER OPTIONS are added to them. The probe renders the GIF, expands it to
 timeline frames by its delays and scores quality-bench.py's sampled frames against the
 exact frames with SSIMULACRA2, beside pngquant's score on each of those frames. It
-prints one line: bytes (and the ratio to ffmpeg's GIF), the mean and worst score, the
-hold and move means, pngquant's mean, and how many frames fall more than 5 below
-pngquant's. The exact frames, pngquant's frames and ffmpeg's GIF are made once and
+prints a line of bytes (and the ratio to ffmpeg's GIF), the mean and worst score, the
+hold and move means, pngquant's mean and its moving frames' mean, and how many frames fall
+more than 5 below pngquant's, and a line of the largest gaps. The exact frames, pngquant's frames and ffmpeg's GIF are made once and
 kept in bench/.cache/probe/WORKLOAD (delete the folder after changing `carousel frames`
-or the workload); RENDER OPTIONS that change the exact frames (an easing, a duration, a
-size: `carousel frames` with them writes other files) get a folder of their own,
-bench/.cache/probe/WORKLOAD-HASH, made the same way. For trying an encoder lever in a minute or two; quality-bench.py is
-the full comparison.
+or the workload); RENDER OPTIONS that change the exact frames (an easing, a duration,
+a size: `carousel frames` with them writes other files) get a folder of their own,
+bench/.cache/probe/WORKLOAD-HASH (a hash of the options as written), made the same way.
+For trying an encoder lever in a minute or two; quality-bench.py is the full comparison.
 
 QUALITY_PROBE_POST, when set, is a command run on the GIF before it is scored, with
 the GIF and `-o OUTPUT` after it: e.g. QUALITY_PROBE_POST='gifsicle -O3 --lossy=5'
@@ -129,12 +129,13 @@ def same_frames(exe, work, args, exact):
 def pngquant_flip(folder, picked):
     """pngquant's mean FLIP error on each sampled frame, worked out once per cache folder."""
     done = folder / "pngquant-flip.json"
-    if done.exists():
-        return json.loads(done.read_text())
+    kept = json.loads(done.read_text()) if done.exists() else {}
+    if kept.get("frames") == picked:
+        return kept["errors"]
     pairs = [(folder / "exact" / f"frame-{k:05d}.png", folder / "pngquant" / f"frame-{k:05d}.png") for k in picked]
     with ProcessPoolExecutor(os.cpu_count()) as pool:
         errors = list(pool.map(flip_files, pairs))
-    done.write_text(json.dumps(errors))
+    done.write_text(json.dumps({"frames": picked, "errors": errors}))
     return errors
 
 
@@ -147,12 +148,14 @@ def main():
     phase = [ref["phase"][k] for k in ref["picked"]]
     holds = [s for s, p in zip(scores, phase) if p == "hold"]
     moves = [s for s, p in zip(scores, phase) if p == "move"]
+    theirs_moves = [q for q, p in zip(ref["pngquant"], phase) if p == "move"]
     below = [(k, s, q) for k, s, q in zip(ref["picked"], scores, ref["pngquant"]) if s < q - quality.PER_FRAME_MARGIN]
     worst_gap = min(s - q for s, q in zip(scores, ref["pngquant"]))
     print(f"{name} {' '.join(args) or '(defaults)'}: {size:,} bytes ({size / ref['ffmpeg_bytes']:.3f}x ffmpeg), "
           f"{seconds:.2f} s; SSIMULACRA2 mean {sum(scores) / len(scores):.2f} (pngquant "
           f"{sum(ref['pngquant']) / len(scores):.2f}), worst {min(scores):.2f}; holds "
-          f"{sum(holds) / max(1, len(holds)):.2f}, moves {sum(moves) / max(1, len(moves)):.2f}; "
+          f"{sum(holds) / max(1, len(holds)):.2f}, moves {sum(moves) / max(1, len(moves)):.2f} (pngquant "
+          f"{sum(theirs_moves) / max(1, len(theirs_moves)):.2f}); "
           f"{len(below)} of {len(scores)} frames more than 5 below pngquant (worst gap {worst_gap:.1f})")
     gaps = sorted(zip(ref["picked"], scores, ref["pngquant"]), key=lambda x: x[1] - x[2])[:3]
     print("largest gaps (frame: carousel / pngquant): " +

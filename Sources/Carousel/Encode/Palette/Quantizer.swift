@@ -237,26 +237,22 @@ public struct Quantizer: Sendable {
         /// carousel moves sideways, so a row keeps its entry as the content slides along it,
         /// and LZW codes a row of one entry cheaply. A wide mix, whose entries lie far apart
         /// (``Quantizer/wideMixSpread``), shows the 2x2 cells instead: in rows it would stripe.
-        /// A mix shown in rows carries three quarters of its error (``carried``).
+        /// Every mix of a rows mapping carries three quarters of its error (``carried``).
         case rows
 
         /// How much of the error the candidates so far leave a mix's next candidate makes up
-        /// for, in eighths: all of it in cells, three quarters in rows.
+        /// for, in eighths: all of it in cells, three quarters in rows (a wide mix of a rows
+        /// mapping too, though it shows in cells).
         ///
         /// With all of it, a colour between entries far apart takes a candidate past the
         /// colour to pull the mix's mean onto it, and in rows that entry is a row of its own,
         /// a stripe as strong as the entries are far apart. With three quarters, a mix keeps
         /// to the entries nearest the colour, with its mean a little off it; more colours
-        /// take one entry in all four rows, which LZW codes as runs. Measured with temporary
-        /// switches, rows carrying N eighths and cells all of it (the sample banners,
-        /// `QUALITY_PROBE_FLIP=1 python3 bench/quality-probe.py samples`: the GIF's bytes as a
-        /// multiple of ffmpeg's, SSIMULACRA2 mean, the moving frames' mean, FLIP mean; pngquant
-        /// 87.14, moving 86.69, FLIP 0.0233): N = 8 0.827x, 88.62, 87.02, 0.0236; 7 0.807x, 88.74,
-        /// 87.24, 0.0238; **6** 0.801x, 88.78, 87.35, 0.0238; 5 0.791x, 88.73, 87.23,
-        /// 0.0241; 4 0.787x, 88.70, 87.15, 0.0242. Three quarters in cells too: 0.794x,
-        /// 88.86, FLIP 0.0242, the rests' FLIP 0.0222 against 0.0216, where a viewer looks
-        /// for seconds. docs/behaviour.md (*Moving mixes carry three quarters of the error*)
-        /// has the other workloads.
+        /// take one entry in all four rows, which LZW codes as runs. On the sample banners
+        /// (`QUALITY_PROBE_FLIP=1 python3 bench/quality-probe.py samples`): 2,166,919 bytes at
+        /// SSIMULACRA2 88.62 and FLIP 0.0236 with all of it, 2,097,799 at 88.78 and 0.0238
+        /// with three quarters. docs/behaviour.md (*Moving mixes carry three quarters of the
+        /// error*) has the shares measured and the other workloads.
         var carried: Int32 { self == .rows ? 6 : 8 }
     }
 
