@@ -17,8 +17,8 @@ pngquant's, how many fall more than 5 below pngquant's, and the eight largest ga
 QUALITY_PROBE_POST, when set, runs on the GIF first, as for quality-probe.py.
 
 It uses quality-probe.py's cache (bench/.cache/probe/WORKLOAD: exact frames, ffmpeg's
-GIF; quality-probe.py's WORKLOAD-HASH for options that change them), made on first use, and adds there pngquant's frames of the moving frames the sample
-leaves out (pngquant/) and their scores (pngquant-moves.json). About a minute for the sample banners
+GIF; WORKLOAD-HASH for options that change the frames), made on first use, and adds
+there pngquant's frames of the moving frames the sample leaves out (pngquant/) and their scores (pngquant-moves.json). About a minute for the sample banners
 and the photos, three for the gradients, on 2 cores after the cache is made.
 Exit status 0 when everything was measured, whether or not the goal passes.
 """

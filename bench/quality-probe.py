@@ -71,7 +71,8 @@ def prepare(exe, work, folder, args=()):
     if done.exists():
         return json.loads(done.read_text())
     folder.mkdir(parents=True, exist_ok=True)
-    quality.run(work.carousel(exe, "frames", *args, "-o", folder / "exact"))
+    if not (folder / "exact" / "frames.json").exists():
+        quality.run(work.carousel(exe, "frames", *args, "-o", folder / "exact"))
     info = json.loads((folder / "exact" / "frames.json").read_text())
     picked, _ = quality.sample(quality.phases(info["frames"]))
     pngquant = quality.pngquant_scores(folder, picked)
@@ -105,25 +106,29 @@ def start(tool):
     work = works[0]
     folder = quality.CACHE / "probe" / name
     ref = prepare(exe, work, folder)
-    if args and not same_frames(exe, work, args, folder / "exact"):
-        # The options change the exact frames (an easing, a duration, a size): they get a cache of
-        # their own, since the workload's frames, pngquant's and ffmpeg's would not be theirs.
+    if args:
+        # Options that change the exact frames (an easing, a duration, a size) get a cache of their
+        # own, since the workload's frames, pngquant's and ffmpeg's would not be theirs; options of
+        # the encoder alone (--colors, --dither) leave the frames as they are and use the workload's.
         key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
-        folder = quality.CACHE / "probe" / f"{name}-{key}"
-        print(f"{tool}: {' '.join(args)} changes the exact frames; their cache is {folder}", file=sys.stderr, flush=True)
-        ref = prepare(exe, work, folder, args)
+        own = quality.CACHE / "probe" / f"{name}-{key}"
+        if (own / "probe.json").exists():
+            return name, args, exe, work, own, json.loads((own / "probe.json").read_text())
+        with tempfile.TemporaryDirectory(dir=quality.CACHE / "probe") as tmp:
+            made = Path(tmp) / "exact"
+            quality.run(work.carousel(exe, "frames", *args, "-o", made))
+            if not same_files(made, folder / "exact"):
+                print(f"{tool}: {' '.join(args)} changes the exact frames; their cache is {own}", file=sys.stderr, flush=True)
+                own.mkdir(parents=True, exist_ok=True)
+                made.rename(own / "exact")
+                folder, ref = own, prepare(exe, work, own, args)
     return name, args, exe, work, folder, ref
 
 
-def same_frames(exe, work, args, exact):
-    """Whether `carousel frames` with the render options `args` writes the files in `exact` byte for
-    byte (options of the encoder alone, such as --colors or --dither, leave the frames as they are)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        quality.run(work.carousel(exe, "frames", *args, "-o", Path(tmp) / "exact"))
-        ours = sorted(p.name for p in (Path(tmp) / "exact").iterdir())
-        if ours != sorted(p.name for p in exact.iterdir()):
-            return False
-        return all((Path(tmp) / "exact" / n).read_bytes() == (exact / n).read_bytes() for n in ours)
+def same_files(a, b):
+    """Whether folders `a` and `b` hold the same files, byte for byte."""
+    names = sorted(p.name for p in a.iterdir())
+    return names == sorted(p.name for p in b.iterdir()) and all((a / n).read_bytes() == (b / n).read_bytes() for n in names)
 
 
 def pngquant_flip(folder, picked):
@@ -146,27 +151,26 @@ def main():
     if flip:
         scores, errors = scores
     phase = [ref["phase"][k] for k in ref["picked"]]
-    holds = [s for s, p in zip(scores, phase) if p == "hold"]
-    moves = [s for s, p in zip(scores, phase) if p == "move"]
-    theirs_moves = [q for q, p in zip(ref["pngquant"], phase) if p == "move"]
+
+    def means(values):
+        """The mean of `values` (one per sampled frame) over all, the holds' and the moves'."""
+        groups = [values] + [[v for v, p in zip(values, phase) if p == kind] for kind in ("hold", "move")]
+        return [sum(g) / len(g) if g else float("nan") for g in groups]
+    mean, holds, moves = means(scores)
+    theirs, _, theirs_moves = means(ref["pngquant"])
     below = [(k, s, q) for k, s, q in zip(ref["picked"], scores, ref["pngquant"]) if s < q - quality.PER_FRAME_MARGIN]
     worst_gap = min(s - q for s, q in zip(scores, ref["pngquant"]))
     print(f"{name} {' '.join(args) or '(defaults)'}: {size:,} bytes ({size / ref['ffmpeg_bytes']:.3f}x ffmpeg), "
-          f"{seconds:.2f} s; SSIMULACRA2 mean {sum(scores) / len(scores):.2f} (pngquant "
-          f"{sum(ref['pngquant']) / len(scores):.2f}), worst {min(scores):.2f}; holds "
-          f"{sum(holds) / max(1, len(holds)):.2f}, moves {sum(moves) / max(1, len(moves)):.2f} (pngquant "
-          f"{sum(theirs_moves) / max(1, len(theirs_moves)):.2f}); "
+          f"{seconds:.2f} s; SSIMULACRA2 mean {mean:.2f} (pngquant {theirs:.2f}), worst {min(scores):.2f}; "
+          f"holds {holds:.2f}, moves {moves:.2f} (pngquant {theirs_moves:.2f}); "
           f"{len(below)} of {len(scores)} frames more than 5 below pngquant (worst gap {worst_gap:.1f})")
     gaps = sorted(zip(ref["picked"], scores, ref["pngquant"]), key=lambda x: x[1] - x[2])[:3]
     print("largest gaps (frame: carousel / pngquant): " +
           ", ".join(f"{k} ({ref['phase'][k]}): {s:.1f} / {q:.1f}" for k, s, q in gaps))
     if flip:
-        theirs = pngquant_flip(folder, ref["picked"])
-
-        def means(values):
-            by = [[v for v, p in zip(values, phase) if p == kind] for kind in ("hold", "move")]
-            return " / ".join(f"{sum(v) / len(v):.4f}" if v else "n/a" for v in [values, *by])
-        print(f"FLIP mean / holds / moves: {means(errors)} (pngquant {means(theirs)})")
+        ours_flip = " / ".join(f"{m:.4f}" for m in means(errors))
+        theirs_flip = " / ".join(f"{m:.4f}" for m in means(pngquant_flip(folder, ref["picked"])))
+        print(f"FLIP mean / holds / moves: {ours_flip} (pngquant {theirs_flip})")
 
 
 if __name__ == "__main__":
