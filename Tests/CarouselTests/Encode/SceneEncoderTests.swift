@@ -206,9 +206,6 @@ import Testing
                 "150 settling colours: \(tooMany.error) against \(reserved.error) with 40")
     }
 
-    /// When dithering, a move's frames share a palette two by two, with one left over in a
-    /// move of an odd number of frames, over busy and smooth pictures alike; the compact
-    /// encoding keeps one group per move, and a rest is one group.
     /// Where frames are cleared (a transparent background whose gaps move), the group that
     /// ends a move starts from the group before (a keeper or a follower) only where no rest
     /// follows the move: not before a rest, nor at the end of the last move where the GIF
@@ -237,28 +234,61 @@ import Testing
         #expect(plan.scenes[0].isMoving == (script?.hasPrefix("swipe") == true))
     }
 
-    @Test func movingFramesPairWhenDithering() throws {
+    /// When dithering in order with 256 colours, a move's frames share a palette three by
+    /// three where the three views lie within a quarter of the width of each other, two by
+    /// two elsewhere (one left over at a move's end), over busy and smooth pictures alike;
+    /// with error diffusion or fewer colours, two by two. The compact encoding keeps one group
+    /// per move, and a rest is one group.
+    @Test func movingFramesShareAPaletteInThreesWhereTheirViewsLieClose() throws {
         var options = Self.widePeekLayout
-        options.duration = 1.4  // 13 frames a move: an odd number
+        options.duration = 1.4  // 13 frames a move
         for (plan, name) in [(try Carousel(images: CarouselRenderTests.busyItems(4), options: Self.smallPeekLayout).plan(), "busy"),
                              (try Carousel(images: Self.colourfulItems(4), options: options).plan(), "colourful")] {
-            for dither in [Dither.ordered, .diffusion] {
-                let groups = SceneEncoder(plan: plan, colors: 256, dither: dither).groups
+            let spread = plan.width / SceneEncoder.movingGroupSpread
+            // How far apart the views of `frames` lie.
+            func span(_ frames: Range<Int>) -> Int {
+                let xs = frames.map { plan.frames[$0].layerX }
+                return xs.max()! - xs.min()!
+            }
+            for (dither, colors) in [(Dither.ordered, 256), (.ordered, 128), (.diffusion, 256)] {
+                let groups = SceneEncoder(plan: plan, colors: colors, dither: dither).groups
+                let label = "\(name) \(dither) \(colors)"
                 // Every frame is in one group, in order, and rests are whole.
-                #expect(groups.flatMap { Array($0.frames) } == Array(0..<plan.frames.count), "\(name) \(dither)")
+                #expect(groups.flatMap { Array($0.frames) } == Array(0..<plan.frames.count), "\(label)")
                 for scene in plan.scenes {
-                    let sizes = groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count)
-                    let expected = scene.isMoving
-                        ? Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : [])
-                        : [scene.frames.count]
-                    #expect(sizes == expected, "\(name) \(dither): scene \(scene.frames)")
-                }
-                if name == "colourful" {
-                    #expect(plan.scenes.filter(\.isMoving).allSatisfy { $0.frames.count == 13 }, "odd moves: one frame left over")
+                    let own = groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames)
+                    guard scene.isMoving else {
+                        #expect(own == [scene.frames], "\(label): rest \(scene.frames)")
+                        continue
+                    }
+                    guard dither == .ordered && colors == 256 else {
+                        let pairs = Array(repeating: 2, count: scene.frames.count / 2) + (scene.frames.count % 2 == 1 ? [1] : [])
+                        #expect(own.map(\.count) == pairs, "\(label): move \(scene.frames)")
+                        continue
+                    }
+                    for group in own {
+                        let next = group.upperBound < scene.frames.upperBound ? group.upperBound : nil
+                        switch group.count {
+                        case 3:
+                            #expect(span(group) <= spread, "\(label): \(group) lie \(span(group)) apart")
+                        case 2:
+                            // A pair takes no third frame that lies close: it ends the move, or the
+                            // next frame lies too far.
+                            #expect(next.map { span(group.lowerBound..<$0 + 1) > spread } ?? true, "\(label): \(group)")
+                        default:
+                            #expect(group.count == 1 && next == nil, "\(label): \(group) inside the move")
+                        }
+                    }
                 }
             }
             let compact = SceneEncoder(plan: plan, colors: 256, dither: .none).groups.filter(\.isMoving)
             #expect(compact.map(\.frames) == plan.scenes.filter(\.isMoving).map(\.frames), "\(name)")
+        }
+        // The colourful moves' 13 frames: four groups of three, whose views lie close, and one left over.
+        let colourful = try Carousel(images: Self.colourfulItems(4), options: options).plan()
+        let groups = SceneEncoder(plan: colourful, colors: 256, dither: .ordered).groups
+        for scene in colourful.scenes where scene.isMoving {
+            #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == [3, 3, 3, 3, 1])
         }
     }
 }

@@ -11,9 +11,8 @@ import Foundation
 /// 1. **Plan.** Consecutive identical frames are already merged into one GIF frame
 ///    with the summed delay (``FramePlan``).
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
-///    groups of two frames (one left over in a move of an odd number), so every palette
-///    serves what two consecutive frames show rather than both pictures a move passes
-///    between. Without dithering (the compact encoding)
+///    groups of two or three consecutive frames, so every palette serves what a few
+///    frames show rather than both pictures a move passes between. Without dithering (the compact encoding)
 ///    a move is one group with half the colours. Where frames are cleared (a transparent
 ///    background whose gaps move), slow frames share a group (``clearedGroupSpread``). A
 ///    group's region is the part of the layer its frames show.
@@ -45,10 +44,11 @@ struct SceneEncoder: Sendable {
     let plane: OklabPlane?
     /// The plan's palette groups, in frame order.
     ///
-    /// When dithering, a move's frames are groups of two (``movingFramesPerPalette``); where
-    /// frames are cleared (``redraws``), a move's first frame is a group of one, and so is
-    /// its last where a rest follows, and the frames between are groups of two or more whose
-    /// views lie close together (``clearedGroupSpread``).
+    /// When dithering, a move's frames are groups of two, or of three whose views lie close
+    /// together (``movingFramesPerPalette``); where frames are cleared (``redraws``), a move's
+    /// first frame is a group of one, and so is its last where a rest follows, and the frames
+    /// between are groups of two or more whose views lie close together
+    /// (``clearedGroupSpread``).
     let groups: [PaletteGroup]
     /// Whether the background is transparent: the plan's pixels are then transparent or
     /// opaque (``FramePlan/binaryAlpha()``), and a transparent pixel takes the transparent
@@ -74,7 +74,7 @@ struct SceneEncoder: Sendable {
         mask = dither == .ordered ? DitherMask(plan.layer) : nil
         plane = dither.space == .oklab ? OklabPlane(plan.layer) : nil
         redraws = canvas?.clears.contains(true) == true
-        groups = SceneEncoder.groups(plan, dither: dither, alone: redraws)
+        groups = SceneEncoder.groups(plan, colors: colors, dither: dither, alone: redraws)
     }
 
     /// The dither mask of the layer columns `x..<x + width`, or nil without one.
@@ -93,7 +93,7 @@ struct SceneEncoder: Sendable {
     /// its last where a rest follows: drawn again after a hold cleared under them, or before
     /// the rest, they take that hold's colours (``Carry``, ``Settling``). The frames between
     /// share palettes while their views lie close (``clearedGroupSpread``).
-    private static func groups(_ plan: FramePlan, dither: Dither, alone: Bool = false) -> [PaletteGroup] {
+    private static func groups(_ plan: FramePlan, colors: Int, dither: Dither, alone: Bool = false) -> [PaletteGroup] {
         plan.scenes.indices.flatMap { s -> [PaletteGroup] in
             let scene = plan.scenes[s]
             guard scene.isMoving, dither != .none || alone else {
@@ -111,7 +111,10 @@ struct SceneEncoder: Sendable {
                 first = [PaletteGroup(frames: middle.lowerBound..<middle.lowerBound + 1, isMoving: true)]
                 middle = middle.lowerBound + 1..<middle.upperBound
             }
-            return first + movingGroups(plan, middle, closeAlike: alone, joinsLast: alone && !restAfter(plan, scene: s)) + ends
+            // Three frames a palette where a full palette is dithered in order.
+            let most = dither == .ordered && colors >= 256 ? movingFramesPerPalette : movingGroupLeast
+            return first + movingGroups(plan, middle, most: most, closeAlike: alone,
+                                        joinsLast: alone && !restAfter(plan, scene: s)) + ends
         }
     }
 
@@ -129,15 +132,16 @@ struct SceneEncoder: Sendable {
             && plan.frames[plan.scenes[s].frames.upperBound - 1].span == 1
     }
 
-    /// Moving frames `frames` of `plan` in groups of two (``movingFramesPerPalette``; one left
-    /// over), or with `closeAlike` two at least and more while the views stay within
-    /// ``clearedGroupSpread``, up to ``clearedGroupFrames``; with `joinsLast` (`frames` end
+    /// Moving frames `frames` of `plan` in groups of two (``movingGroupLeast``; one left over),
+    /// and up to `most` while the views stay within ``movingGroupSpread``; or with `closeAlike`
+    /// two at least and more while the views stay within ``clearedGroupSpread``, up to
+    /// ``clearedGroupFrames``; with `joinsLast` (`frames` end
     /// with a move's last frame, and no rest comes after it), that frame joins a group that it
     /// would otherwise follow alone.
-    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, closeAlike: Bool,
+    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most moving: Int, closeAlike: Bool,
                                      joinsLast: Bool = false) -> [PaletteGroup] {
-        let spread = plan.width / clearedGroupSpread
-        let most = closeAlike ? clearedGroupFrames : movingFramesPerPalette
+        let spread = plan.width / (closeAlike ? clearedGroupSpread : movingGroupSpread)
+        let most = closeAlike ? clearedGroupFrames : moving
         var groups: [PaletteGroup] = []
         var start = frames.lowerBound
         while start < frames.upperBound {
@@ -145,7 +149,7 @@ struct SceneEncoder: Sendable {
             var low = plan.frames[start].layerX, high = low
             while end < frames.upperBound && (end - start < most || closeAlike && joinsLast && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
-                if end - start >= movingFramesPerPalette && max(high, x) - min(low, x) > spread { break }
+                if end - start >= movingGroupLeast && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
                 high = max(high, x)
                 end += 1
@@ -1310,27 +1314,48 @@ struct SceneEncoder: Sendable {
         return results
     }
 
-    /// How many consecutive moving frames share a palette when dithering: two. A palette
-    /// per move spreads its entries over both pictures the move passes between and bands
-    /// mid-move (on the sample banners, SSIMULACRA2 of move frames 80.2 with one palette per
-    /// move, 85.7 with one per frame). Two consecutive frames of a move (1/25 s apart at the
-    /// default 25 fps) show mostly the same colours, so one palette serves both (below), and
-    /// the pair costs one palette design and one mapping of the layer pixels both show (the
-    /// pattern is fixed to the layer, so such a pixel's index is the same in both).
+    /// The fewest consecutive moving frames that share a palette when dithering, however far
+    /// apart their views lie: two (one left over at a move's end). A palette per move spreads
+    /// its entries over both pictures the move passes between and bands mid-move (on the
+    /// sample banners, SSIMULACRA2 of move frames 80.2 with one palette per move, 85.7 with
+    /// one per frame). Consecutive frames of a move (1/25 s apart at the default 25 fps) show
+    /// mostly the same colours, so one palette serves a few, and the group costs one palette
+    /// design and one mapping of the layer pixels its frames show (the pattern is fixed to
+    /// the layer, so such a pixel's index is the same in each).
+    static let movingGroupLeast = 2
+
+    /// The most consecutive moving frames that share a palette when a full palette (256
+    /// colours) is dithered in order: three, where their views lie within
+    /// ``movingGroupSpread`` of each other. A third frame takes off a palette design and a
+    /// mapping of what the three views share.
     ///
-    /// Until colours were compared in Oklab, pairs were kept to views that were mostly
-    /// texture, slow, or of few hues: everywhere, a frame of the colour wheel's move fell 5.0
-    /// to 5.3 below pngquant's. Compared in Oklab, measured with `bench/quality-probe.py`
-    /// (bytes; SSIMULACRA2 mean against pngquant's 87.14 / 78.77 / 79.19; the worst frame's
-    /// gap to pngquant's; sample banners / photos / gradients), those rules gave 2,925,807 /
-    /// 9,147,541 / 18,976,917 B, 88.67 / 80.72 / 82.35, −1.3 / −2.5 / −3.2, and pairs
-    /// everywhere the same bytes for the sample banners and the photographs (every moving
-    /// frame of theirs was paired already) and for the gradients 18,944,595 B, 82.32, −4.5,
-    /// in 0.60–0.66 s of wall time against 0.66–0.71 s (`bench/render-cpu.py`, five
-    /// alternating runs); the rules' render took 8 to 10% longer than the RGB build's.
-    /// Pairing views of at most 180 or 220 colour cells, a middle way, gave 82.35 (−4.5) and
-    /// 82.28 (−3.9).
-    static let movingFramesPerPalette = 2
+    /// Every moving frame scored (`python3 bench/every-move.py WORKLOAD`; bytes, the moving
+    /// frames' SSIMULACRA2 mean against pngquant's 86.82 / 78.16 / 79.34, the worst gap to
+    /// pngquant's on a frame; sample banners / photos / gradients), with the instructions of
+    /// the photos' and the gradients' renders (`valgrind --tool=callgrind`):
+    /// - two: 2,097,799 / 8,490,457 / 14,433,813 B, 87.51 / 80.06 / 82.25, −2.2 / −2.8 /
+    ///   −1.9; 5.546 and 11.939 G;
+    /// - **three within a quarter of the width:** 2,089,535 / 8,462,329 / 14,004,761 B,
+    ///   87.21 / 79.72 / 81.92, −2.5 / −3.5 / −4.5; 5.174 and 10.394 G;
+    /// - three however far apart: 2,072,908 / 8,456,464 / 14,004,761 B, 87.01 / 79.66 /
+    ///   81.92, −2.7 / −3.5 / −4.5; 4.801 and 10.390 G, but five PngSuite images at 320x240
+    ///   (`bench/option-sweep.py`) had a frame mid-move 5.8 below pngquant's (3.9 with pairs);
+    /// - four however far apart: 2,038,176 / 8,420,322 B, the sample banners' moving frames
+    ///   86.56, below pngquant's.
+    ///
+    /// With fewer colours, or error diffusion, each frame's palette counts for more: three
+    /// frames a palette took `--colors 128` from a worst frame 4.0 below `pngquant 128` to
+    /// 7.1 below (7.6 within a quarter of the width), `--colors 64` from 4 frames more than
+    /// 5 below `pngquant 64` to 8, and `--dither diffusion` from 7 frames more than 5 below
+    /// pngquant's to 12; those keep groups of two. docs/behaviour.md (*Moving frames share a
+    /// palette in threes*) has the rest.
+    static let movingFramesPerPalette = 3
+
+    /// Three moving frames share a palette where their views lie within this fraction of the
+    /// width of each other (1/4); a move's fast middle goes two frames a palette. Within a
+    /// third of the width, five PngSuite images at 320x240 had a frame mid-move 5.8 below
+    /// pngquant's; within a quarter, 3.9 below, as with pairs.
+    static let movingGroupSpread = 4
 
     /// A dithered moving frame's palette is designed from one in this many of the pixels it
     /// changes: screen pixel (x, y) where x + 3y is a multiple of 8, a lattice that samples
