@@ -235,8 +235,9 @@ import Testing
     }
 
     /// When dithering in order with 256 colours, a move's frames share a palette three by
-    /// three where the three views lie within a quarter of the width of each other, two by
-    /// two elsewhere (one left over at a move's end), over busy and smooth pictures alike;
+    /// three where the three views lie within a quarter of the width of each other and none
+    /// is one of the move's last two frames, two by two elsewhere (one left over at a move's
+    /// end), over busy and smooth pictures alike;
     /// with error diffusion or fewer colours, two by two. The compact encoding keeps one group
     /// per move, and a rest is one group.
     @Test func movingFramesShareAPaletteInThreesWhereTheirViewsLieClose() throws {
@@ -271,10 +272,14 @@ import Testing
                         switch group.count {
                         case 3:
                             #expect(span(group) <= spread, "\(label): \(group) lie \(span(group)) apart")
+                            #expect(group.upperBound <= scene.frames.upperBound - SceneEncoder.movingGroupTail,
+                                    "\(label): \(group) takes one of the move's last frames")
                         case 2:
-                            // A pair takes no third frame that lies close: it ends the move, or the
-                            // next frame lies too far.
-                            #expect(next.map { span(group.lowerBound..<$0 + 1) > spread } ?? true, "\(label): \(group)")
+                            // A pair takes no third frame that lies close: it ends the move, the
+                            // next frame is one of the move's last two, or it lies too far.
+                            let takes = next.map { $0 < scene.frames.upperBound - SceneEncoder.movingGroupTail
+                                && span(group.lowerBound..<$0 + 1) <= spread } ?? false
+                            #expect(!takes, "\(label): \(group)")
                         default:
                             #expect(group.count == 1 && next == nil, "\(label): \(group) inside the move")
                         }
@@ -284,11 +289,12 @@ import Testing
             let compact = SceneEncoder(plan: plan, colors: 256, dither: .none).groups.filter(\.isMoving)
             #expect(compact.map(\.frames) == plan.scenes.filter(\.isMoving).map(\.frames), "\(name)")
         }
-        // The colourful moves' 13 frames: four groups of three, whose views lie close, and one left over.
+        // The colourful moves' 13 frames: three groups of three, whose views lie close, then the
+        // last four frames in pairs.
         let colourful = try Carousel(images: Self.colourfulItems(4), options: options).plan()
         let groups = SceneEncoder(plan: colourful, colors: 256, dither: .ordered).groups
         for scene in colourful.scenes where scene.isMoving {
-            #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == [3, 3, 3, 3, 1])
+            #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == [3, 3, 3, 2, 2])
         }
     }
 }

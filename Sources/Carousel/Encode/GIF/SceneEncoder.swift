@@ -133,7 +133,8 @@ struct SceneEncoder: Sendable {
     }
 
     /// Moving frames `frames` of `plan` in groups of two (``movingGroupLeast``; one left over),
-    /// and up to `most` while the views stay within ``movingGroupSpread``; or with `closeAlike`
+    /// and up to `most` while the views stay within ``movingGroupSpread``, but for the last
+    /// ``movingGroupTail`` frames; or with `closeAlike`
     /// two at least and more while the views stay within ``clearedGroupSpread``, up to
     /// ``clearedGroupFrames``; with `joinsLast` (`frames` end
     /// with a move's last frame, and no rest comes after it), that frame joins a group that it
@@ -141,10 +142,12 @@ struct SceneEncoder: Sendable {
     private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most moving: Int, closeAlike: Bool,
                                      joinsLast: Bool = false) -> [PaletteGroup] {
         let spread = plan.width / (closeAlike ? clearedGroupSpread : movingGroupSpread)
-        let most = closeAlike ? clearedGroupFrames : moving
         var groups: [PaletteGroup] = []
         var start = frames.lowerBound
         while start < frames.upperBound {
+            // No group of more than two takes one of a move's last frames (``movingGroupTail``).
+            let most = closeAlike ? clearedGroupFrames
+                : start + moving <= frames.upperBound - movingGroupTail ? moving : movingGroupLeast
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
             while end < frames.upperBound && (end - start < most || closeAlike && joinsLast && end == frames.upperBound - 1) {
@@ -1326,7 +1329,8 @@ struct SceneEncoder: Sendable {
 
     /// The most consecutive moving frames that share a palette when a full palette (256
     /// colours) is dithered in order: three, where their views lie within
-    /// ``movingGroupSpread`` of each other. A third frame takes off a palette design and a
+    /// ``movingGroupSpread`` of each other, before a move's last ``movingGroupTail`` frames.
+    /// A third frame takes off a palette design and a
     /// mapping of what the three views share.
     ///
     /// Every moving frame scored (`python3 bench/every-move.py WORKLOAD`; bytes, the moving
@@ -1335,7 +1339,10 @@ struct SceneEncoder: Sendable {
     /// the photos' and the gradients' renders (`valgrind --tool=callgrind`):
     /// - two: 2,097,799 / 8,490,457 / 14,433,813 B, 87.51 / 80.06 / 82.25, −2.2 / −2.8 /
     ///   −1.9; 5.546 and 11.939 G;
-    /// - **three within a quarter of the width:** 2,089,535 / 8,462,329 / 14,004,761 B,
+    /// - **three within a quarter of the width, but for a move's last two frames**
+    ///   (``movingGroupTail``): 2,093,783 / 8,470,194 / 14,167,865 B, 87.41 / 79.79 /
+    ///   82.12, −2.2 / −3.5 / −4.5; 5.178 and 11.130 G;
+    /// - three within a quarter of the width: 2,089,535 / 8,462,329 / 14,004,761 B,
     ///   87.21 / 79.72 / 81.92, −2.5 / −3.5 / −4.5; 5.174 and 10.394 G;
     /// - three however far apart: 2,072,908 / 8,456,464 / 14,004,761 B, 87.01 / 79.66 /
     ///   81.92, −2.7 / −3.5 / −4.5; 4.801 and 10.390 G, but five PngSuite images at 320x240
@@ -1356,6 +1363,15 @@ struct SceneEncoder: Sendable {
     /// third of the width, five PngSuite images at 320x240 had a frame mid-move 5.8 below
     /// pngquant's; within a quarter, 3.9 below, as with pairs.
     static let movingGroupSpread = 4
+
+    /// A move's last two frames, slowing into the rest, are in no group of three: they go
+    /// two frames a palette, as before. With three frames there too, `others`' frame 198
+    /// (`bench/quality-bench.py others`), the last but one of the move into its grey
+    /// photograph, grouped with two frames further from the rest, fell 5.04 below
+    /// pngquant's; with pairs there, no frame of that move is more than 3.3 below. It costs the gradients half of the instructions three
+    /// frames save (10.394 G without it, 11.130 G with it, 11.939 G with pairs), the photos
+    /// nothing (5.174 and 5.178 G).
+    static let movingGroupTail = 2
 
     /// A dithered moving frame's palette is designed from one in this many of the pixels it
     /// changes: screen pixel (x, y) where x + 3y is a multiple of 8, a lattice that samples
