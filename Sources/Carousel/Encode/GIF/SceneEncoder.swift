@@ -12,8 +12,8 @@ import Foundation
 ///    with the summed delay (``FramePlan``).
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
 ///    groups of two or three consecutive frames, so every palette serves what a few
-///    frames show rather than both pictures a move passes between. Without dithering (the compact encoding)
-///    a move is one group with half the colours. Where frames are cleared (a transparent
+///    frames show rather than both pictures a move passes between. Without dithering
+///    (the compact encoding) a move is one group with half the colours. Where frames are cleared (a transparent
 ///    background whose gaps move), slow frames share a group (``clearedGroupSpread``). A
 ///    group's region is the part of the layer its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
@@ -134,11 +134,10 @@ struct SceneEncoder: Sendable {
 
     /// Moving frames `frames` of `plan` in groups of two (``movingGroupLeast``; one left over),
     /// and up to `most` while the views stay within ``movingGroupSpread``, but for the last
-    /// ``movingGroupTail`` frames; or with `closeAlike`
-    /// two at least and more while the views stay within ``clearedGroupSpread``, up to
-    /// ``clearedGroupFrames``; with `joinsLast` (`frames` end
-    /// with a move's last frame, and no rest comes after it), that frame joins a group that it
-    /// would otherwise follow alone.
+    /// ``movingGroupTail`` frames; or with `closeAlike` two at least and more while the views
+    /// stay within ``clearedGroupSpread``, up to ``clearedGroupFrames``; with `joinsLast`
+    /// (`frames` end with a move's last frame, and no rest comes after it), that frame joins a
+    /// group that it would otherwise follow alone.
     private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most moving: Int, closeAlike: Bool,
                                      joinsLast: Bool = false) -> [PaletteGroup] {
         let spread = plan.width / (closeAlike ? clearedGroupSpread : movingGroupSpread)
@@ -1330,8 +1329,7 @@ struct SceneEncoder: Sendable {
     /// The most consecutive moving frames that share a palette when a full palette (256
     /// colours) is dithered in order: three, where their views lie within
     /// ``movingGroupSpread`` of each other, before a move's last ``movingGroupTail`` frames.
-    /// A third frame takes off a palette design and a
-    /// mapping of what the three views share.
+    /// A third frame takes off a palette design and a mapping of what the three views share.
     ///
     /// Every moving frame scored (`python3 bench/every-move.py WORKLOAD`; bytes, the moving
     /// frames' SSIMULACRA2 mean against pngquant's 86.82 / 78.16 / 79.34, the worst gap to
@@ -1368,9 +1366,9 @@ struct SceneEncoder: Sendable {
     /// two frames a palette, as before. With three frames there too, `others`' frame 198
     /// (`bench/quality-bench.py others`), the last but one of the move into its grey
     /// photograph, grouped with two frames further from the rest, fell 5.04 below
-    /// pngquant's; with pairs there, no frame of that move is more than 3.3 below. It costs the gradients half of the instructions three
-    /// frames save (10.394 G without it, 11.130 G with it, 11.939 G with pairs), the photos
-    /// nothing (5.174 and 5.178 G).
+    /// pngquant's; with pairs there, no frame of that move is more than 3.3 below. It costs
+    /// the gradients half of the instructions three frames save (10.394 G without it, 11.130 G
+    /// with it, 11.939 G with pairs), the photos nothing (5.174 and 5.178 G).
     static let movingGroupTail = 2
 
     /// A dithered moving frame's palette is designed from one in this many of the pixels it
