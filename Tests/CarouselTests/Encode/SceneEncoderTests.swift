@@ -289,12 +289,20 @@ import Testing
             let compact = SceneEncoder(plan: plan, colors: 256, dither: .none).groups.filter(\.isMoving)
             #expect(compact.map(\.frames) == plan.scenes.filter(\.isMoving).map(\.frames), "\(name)")
         }
-        // The colourful moves' 13 frames: three groups of three, whose views lie close, then the
-        // last four frames in pairs.
-        let colourful = try Carousel(images: Self.colourfulItems(4), options: options).plan()
-        let groups = SceneEncoder(plan: colourful, colors: 256, dither: .ordered).groups
-        for scene in colourful.scenes where scene.isMoving {
-            #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == [3, 3, 3, 2, 2])
+        // The colourful moves, whose views lie close: of 13 frames, three groups of three, then
+        // the last four frames in pairs; of 14, four groups of three, the fourth ending just
+        // before the last two frames, then those two.
+        for (duration, expected) in [(MediaTime(microseconds: 1_400_000), [3, 3, 3, 2, 2]),
+                                     (MediaTime(microseconds: 1_500_000), [3, 3, 3, 3, 2])] {
+            options.duration = duration
+            let colourful = try Carousel(images: Self.colourfulItems(4), options: options).plan()
+            let groups = SceneEncoder(plan: colourful, colors: 256, dither: .ordered).groups
+            let moves = colourful.scenes.filter(\.isMoving)
+            #expect(moves.allSatisfy { $0.frames.count == expected.reduce(0, +) }, "\(duration)")
+            for scene in moves {
+                #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == expected,
+                        "\(duration): move \(scene.frames)")
+            }
         }
     }
 }

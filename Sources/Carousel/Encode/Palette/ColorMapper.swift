@@ -8,7 +8,7 @@
 /// a gradients render, with RGB's cells a lookup searched 11 entries on average; in Oklab,
 /// cells of 32 units searched 25 (three runs took 0.82–0.84 s), cells of 32 units of
 /// lightness by 16 of a and b 17 (0.77–0.81 s), and cells of 16 units 14 (with moving
-/// frames paired as now; 0.76–0.82 s before). The first time a colour falls in a cell,
+/// frames paired, as they were then; 0.76–0.82 s before). The first time a colour falls in a cell,
 /// the mapper lists the entries that can be nearest to any colour of that cell:
 /// those whose closest possible distance to the cell is no more than the smallest
 /// farthest distance of any entry. A lookup then searches only that short list, and
