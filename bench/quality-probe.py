@@ -112,8 +112,9 @@ def start(tool):
         # the encoder alone (--colors, --dither) leave the frames as they are and use the workload's.
         key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:12]
         own = quality.CACHE / "probe" / f"{name}-{key}"
-        if (own / "probe.json").exists():
-            return name, args, exe, work, own, json.loads((own / "probe.json").read_text())
+        if (own / "exact" / "frames.json").exists():
+            # Made before (prepare() finishes it if a run stopped after the frames).
+            return name, args, exe, work, own, prepare(exe, work, own, args)
         with tempfile.TemporaryDirectory(dir=quality.CACHE / "probe") as tmp:
             made = Path(tmp) / "exact"
             quality.run(work.carousel(exe, "frames", *args, "-o", made))
