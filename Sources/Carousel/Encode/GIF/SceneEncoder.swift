@@ -113,8 +113,10 @@ struct SceneEncoder: Sendable {
                 first = [PaletteGroup(frames: middle.lowerBound..<middle.lowerBound + 1, isMoving: true)]
                 middle = middle.lowerBound + 1..<middle.upperBound
             }
-            // Three frames a palette where a full palette is dithered in order.
-            let most = dither == .ordered && colors >= 256 ? movingFramesPerPalette : movingGroupLeast
+            // Three frames a palette where a full palette is dithered in order; where frames are
+            // cleared, slow frames share one up to ``clearedGroupFrames``.
+            let most = alone ? clearedGroupFrames
+                : dither == .ordered && colors >= 256 ? movingFramesPerPalette : movingGroupLeast
             return first + movingGroups(plan, middle, most: most, closeAlike: alone,
                                         joinsLast: alone && !restAfter(plan, scene: s)) + ends
         }
@@ -136,22 +138,22 @@ struct SceneEncoder: Sendable {
 
     /// Moving frames `frames` of `plan` in groups of two (``movingGroupLeast``; one left over),
     /// and up to `most` while the views stay within ``movingGroupSpread``, but for the last
-    /// ``movingGroupTail`` frames; or with `closeAlike` two at least and more while the views
-    /// stay within ``clearedGroupSpread``, up to ``clearedGroupFrames``; with `joinsLast`
+    /// ``movingGroupTail`` frames; or with `closeAlike` two at least and up to `most`
+    /// (``clearedGroupFrames``) while the views stay within ``clearedGroupSpread``; with `joinsLast`
     /// (`frames` end with a move's last frame, and no rest comes after it), that frame joins a
     /// group that it would otherwise follow alone.
-    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most moving: Int, closeAlike: Bool,
+    private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most: Int, closeAlike: Bool,
                                      joinsLast: Bool = false) -> [PaletteGroup] {
         let spread = plan.width / (closeAlike ? clearedGroupSpread : movingGroupSpread)
         var groups: [PaletteGroup] = []
         var start = frames.lowerBound
         while start < frames.upperBound {
-            // No group of more than two takes one of a move's last frames (``movingGroupTail``).
-            let most = closeAlike ? clearedGroupFrames
-                : start + moving <= frames.upperBound - movingGroupTail ? moving : movingGroupLeast
+            // No group of more than two takes one of a move's last frames (``movingGroupTail``),
+            // except where frames are cleared.
+            let cap = closeAlike || start + most <= frames.upperBound - movingGroupTail ? most : movingGroupLeast
             var end = start + 1
             var low = plan.frames[start].layerX, high = low
-            while end < frames.upperBound && (end - start < most || closeAlike && joinsLast && end == frames.upperBound - 1) {
+            while end < frames.upperBound && (end - start < cap || closeAlike && joinsLast && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
                 if end - start >= movingGroupLeast && max(high, x) - min(low, x) > spread { break }
                 low = min(low, x)
