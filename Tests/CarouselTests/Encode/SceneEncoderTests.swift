@@ -76,6 +76,21 @@ import Testing
         }
     }
 
+    /// Smooth items of few colours: red across and green down over a quarter of their range
+    /// each, blue fixed by the item, so a view's colours fill a few dozen of Oklab's cells
+    /// (``DitherMask/fillsColorCells(_:columns:moreThan:)``).
+    static func calmItems(_ n: Int) -> [RGBAImage] {
+        (0..<n).map { k in
+            var image = RGBAImage(width: 256, height: 256)
+            for y in 0..<256 {
+                for x in 0..<256 {
+                    image[x, y] = RGBA(r: UInt8(96 + x / 4), g: UInt8(96 + y / 4), b: UInt8(64 + k * 32))
+                }
+            }
+            return image
+        }
+    }
+
     /// A palette covers a sample when all but one in ``SceneEncoder/coverageSlack`` of its
     /// pixels lie within the designer's uncovered distance of an entry: its own colours and
     /// colours a few levels off are covered; a sample with a patch of a colour far from every
@@ -235,15 +250,16 @@ import Testing
     }
 
     /// When dithering in order with 256 colours, a move's frames share a palette three by
-    /// three where the three views lie within a quarter of the width of each other and none
-    /// is one of the move's last two frames, two by two elsewhere (one left over at a move's
-    /// end), over busy and smooth pictures alike;
-    /// with error diffusion or fewer colours, two by two. The compact encoding keeps one group
-    /// per move, and a rest is one group.
+    /// three where the three views lie within a quarter of the width of each other, their
+    /// smooth colours are not many and none is one of the move's last two frames, two by two
+    /// elsewhere (one left over at a move's end), over busy and smooth pictures alike; with
+    /// error diffusion or fewer colours, two by two. The compact encoding keeps one group per
+    /// move, and a rest is one group.
     @Test func movingFramesShareAPaletteInThreesWhereTheirViewsLieClose() throws {
         var options = Self.widePeekLayout
         options.duration = 1.4  // 13 frames a move
         for (plan, name) in [(try Carousel(images: CarouselRenderTests.busyItems(4), options: Self.smallPeekLayout).plan(), "busy"),
+                             (try Carousel(images: Self.calmItems(4), options: options).plan(), "calm"),
                              (try Carousel(images: Self.colourfulItems(4), options: options).plan(), "colourful")] {
             let spread = plan.width / SceneEncoder.movingGroupSpread
             // How far apart the views of `frames` lie.
@@ -252,7 +268,14 @@ import Testing
                 return xs.max()! - xs.min()!
             }
             for (dither, colors) in [(Dither.ordered, 256), (.ordered, 128), (.diffusion, 256)] {
-                let groups = SceneEncoder(plan: plan, colors: colors, dither: dither).groups
+                let encoder = SceneEncoder(plan: plan, colors: colors, dither: dither)
+                let groups = encoder.groups
+                // Whether the smooth colours the views of `frames` show are many.
+                func crowded(_ frames: Range<Int>) -> Bool {
+                    let xs = frames.map { plan.frames[$0].layerX }
+                    return encoder.mask!.fillsColorCells(encoder.plane!, columns: xs.min()!..<xs.max()! + plan.width,
+                                                         moreThan: SceneEncoder.movingGroupColorCells)
+                }
                 let label = "\(name) \(dither) \(colors)"
                 // Every frame is in one group, in order, and rests are whole.
                 #expect(groups.flatMap { Array($0.frames) } == Array(0..<plan.frames.count), "\(label)")
@@ -272,13 +295,15 @@ import Testing
                         switch group.count {
                         case 3:
                             #expect(span(group) <= spread, "\(label): \(group) lie \(span(group)) apart")
+                            #expect(!crowded(group), "\(label): \(group) show many smooth colours")
                             #expect(group.upperBound <= scene.frames.upperBound - SceneEncoder.movingGroupTail,
                                     "\(label): \(group) takes one of the move's last frames")
                         case 2:
                             // A pair takes no third frame that lies close: it ends the move, the
-                            // next frame is one of the move's last two, or it lies too far.
+                            // next frame is one of the move's last two, it lies too far, or the
+                            // three views' smooth colours are many.
                             let takes = next.map { $0 < scene.frames.upperBound - SceneEncoder.movingGroupTail
-                                && span(group.lowerBound..<$0 + 1) <= spread } ?? false
+                                && span(group.lowerBound..<$0 + 1) <= spread && !crowded(group.lowerBound..<$0 + 1) } ?? false
                             #expect(!takes, "\(label): \(group)")
                         default:
                             #expect(group.count == 1 && next == nil, "\(label): \(group) inside the move")
@@ -289,19 +314,22 @@ import Testing
             let compact = SceneEncoder(plan: plan, colors: 256, dither: .none).groups.filter(\.isMoving)
             #expect(compact.map(\.frames) == plan.scenes.filter(\.isMoving).map(\.frames), "\(name)")
         }
-        // The colourful moves, whose views lie close: of 13 frames, three groups of three, then
-        // the last four frames in pairs; of 14, four groups of three, the fourth ending just
-        // before the last two frames, then those two.
-        for (duration, expected) in [(MediaTime(microseconds: 1_400_000), [3, 3, 3, 2, 2]),
-                                     (MediaTime(microseconds: 1_500_000), [3, 3, 3, 3, 2])] {
+        // The calm moves, whose views lie close: of 13 frames, three groups of three, then the
+        // last four frames in pairs; of 14, four groups of three, the fourth ending just before
+        // the last two frames, then those two. The colourful moves' views lie as close, but
+        // their smooth colours are many: pairs throughout, one left over of 13.
+        for (duration, calm, colourful) in [(MediaTime(microseconds: 1_400_000), [3, 3, 3, 2, 2], [2, 2, 2, 2, 2, 2, 1]),
+                                            (MediaTime(microseconds: 1_500_000), [3, 3, 3, 3, 2], [2, 2, 2, 2, 2, 2, 2])] {
             options.duration = duration
-            let colourful = try Carousel(images: Self.colourfulItems(4), options: options).plan()
-            let groups = SceneEncoder(plan: colourful, colors: 256, dither: .ordered).groups
-            let moves = colourful.scenes.filter(\.isMoving)
-            #expect(moves.allSatisfy { $0.frames.count == expected.reduce(0, +) }, "\(duration)")
-            for scene in moves {
-                #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == expected,
-                        "\(duration): move \(scene.frames)")
+            for (items, expected) in [(Self.calmItems(4), calm), (Self.colourfulItems(4), colourful)] {
+                let plan = try Carousel(images: items, options: options).plan()
+                let groups = SceneEncoder(plan: plan, colors: 256, dither: .ordered).groups
+                let moves = plan.scenes.filter(\.isMoving)
+                #expect(moves.allSatisfy { $0.frames.count == expected.reduce(0, +) }, "\(duration)")
+                for scene in moves {
+                    #expect(groups.filter { scene.frames.contains($0.frames.lowerBound) }.map(\.frames.count) == expected,
+                            "\(duration): move \(scene.frames), \(expected)")
+                }
             }
         }
     }

@@ -1243,4 +1243,41 @@ struct QuantizerTests {
         row[2, 0] = RGBA(r: 0, g: 0, b: 255)
         #expect(DitherMask(row).flags == [false, true, true, false, false], "pixel 3 ends a run with pixel 4")
     }
+
+    /// ``DitherMask/fillsColorCells(_:columns:moreThan:)`` counts the Oklab cells (lightness
+    /// / 64, a / 32, b / 32) that the dithered pixels of some columns fill, every
+    /// ``DitherMask/colorStep``-th pixel of every ``DitherMask/colorStep``-th row: a flat
+    /// grey fills one, and a white line across it, left undithered, adds none; a smooth
+    /// ramp through many hues fills dozens.
+    @Test func smoothColoursFillCellsOfOklab() {
+        let w = 128, h = 64
+        var image = RGBAImage(width: w, height: h, fill: RGBA(r: 128, g: 128, b: 128))
+        for y in 0..<h {
+            image[8, y] = RGBA(r: 255, g: 255, b: 255)
+            for x in 64..<w {
+                // Neighbours differ by less than the mask's edge: dithered.
+                image[x, y] = RGBA(r: UInt8((x - 64) * 2), g: UInt8(y * 2), b: UInt8(x - 64 + y))
+            }
+        }
+        let mask = DitherMask(image), plane = OklabPlane(image)
+        #expect(mask.flags[8] && !mask.flags[4] && !mask.flags[100], "the line is undithered, the rest dithered")
+        func cells(_ columns: Range<Int>) -> Int {
+            var seen = Set<Int>()
+            for y in stride(from: 0, to: h, by: DitherMask.colorStep) {
+                for x in stride(from: columns.lowerBound, to: columns.upperBound, by: DitherMask.colorStep)
+                where mask.bits[y * w + x] & 1 == 0 {
+                    let p = OklabPlane.unpack(plane.bytes.withUnsafeBytes { $0.load(fromByteOffset: (y * w + x) * 4, as: UInt32.self) })
+                    seen.insert(Int(p.0 / 64) << 8 | Int(p.1 / 32) << 4 | Int(p.2 / 32))
+                }
+            }
+            return seen.count
+        }
+        #expect(cells(0..<64) == 1)
+        #expect(cells(64..<w) > 20)
+        for columns in [0..<64, 64..<w, 0..<w, 60..<70] {
+            let n = cells(columns)
+            #expect(mask.fillsColorCells(plane, columns: columns, moreThan: n - 1), "\(columns): more than \(n - 1)")
+            #expect(!mask.fillsColorCells(plane, columns: columns, moreThan: n), "\(columns): not more than \(n)")
+        }
+    }
 }

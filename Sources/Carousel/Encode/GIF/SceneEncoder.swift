@@ -12,8 +12,9 @@ import Foundation
 ///    with the summed delay (``FramePlan``).
 /// 2. **Palette groups.** A rest is one group. When dithering, a move is cut into
 ///    groups of two consecutive frames, or three where a full palette is dithered in
-///    order and their views lie close (``movingFramesPerPalette``), so every palette
-///    serves what a few frames show rather than both pictures a move passes between.
+///    order, their views lie close and their smooth colours are not many
+///    (``movingFramesPerPalette``, ``movingGroupColorCells``), so every palette serves
+///    what a few frames show rather than both pictures a move passes between.
 ///    Without dithering (the compact encoding) a move is one group with half the colours.
 ///    Where frames are cleared (a transparent background whose gaps move), slow frames
 ///    share a group (``clearedGroupSpread``). A group's region is the part of the layer
@@ -47,7 +48,8 @@ struct SceneEncoder: Sendable {
     /// The plan's palette groups, in frame order.
     ///
     /// When dithering, a move's frames are groups of two, or, with ordered dithering and 256
-    /// colours, of three whose views lie close together (``movingFramesPerPalette``); where frames are cleared (``redraws``), a move's
+    /// colours, of three whose views lie close together and whose smooth colours are not many
+    /// (``movingFramesPerPalette``, ``movingGroupColorCells``); where frames are cleared (``redraws``), a move's
     /// first frame is a group of one, and so is its last where a rest follows, and the frames
     /// between are groups of two or more whose views lie close together
     /// (``clearedGroupSpread``).
@@ -73,10 +75,14 @@ struct SceneEncoder: Sendable {
         canvas = keyed ? given ?? FrameCanvas(plan) : nil
         self.colors = colors
         self.dither = dither
-        mask = dither == .ordered ? DitherMask(plan.layer) : nil
-        plane = dither.space == .oklab ? OklabPlane(plan.layer) : nil
+        let mask = dither == .ordered ? DitherMask(plan.layer) : nil
+        let plane = dither.space == .oklab ? OklabPlane(plan.layer) : nil
+        self.mask = mask
+        self.plane = plane
         redraws = canvas?.clears.contains(true) == true
-        groups = SceneEncoder.groups(plan, colors: colors, dither: dither, alone: redraws)
+        groups = SceneEncoder.groups(plan, colors: colors, dither: dither, alone: redraws) { columns in
+            mask!.fillsColorCells(plane!, columns: columns, moreThan: SceneEncoder.movingGroupColorCells)
+        }
     }
 
     /// The dither mask of the layer columns `x..<x + width`, or nil without one.
@@ -95,7 +101,11 @@ struct SceneEncoder: Sendable {
     /// its last where a rest follows: drawn again after a hold cleared under them, or before
     /// the rest, they take that hold's colours (``Carry``, ``Settling``). The frames between
     /// share palettes while their views lie close (``clearedGroupSpread``).
-    private static func groups(_ plan: FramePlan, colors: Int, dither: Dither, alone: Bool = false) -> [PaletteGroup] {
+    /// `crowded` says whether the smooth colours of some layer columns are too many for three
+    /// frames showing them to share a palette (``movingGroupColorCells``; asked with ordered
+    /// dithering and a full palette only).
+    private static func groups(_ plan: FramePlan, colors: Int, dither: Dither, alone: Bool,
+                               crowded: (Range<Int>) -> Bool) -> [PaletteGroup] {
         plan.scenes.indices.flatMap { s -> [PaletteGroup] in
             let scene = plan.scenes[s]
             guard scene.isMoving, dither != .none || alone else {
@@ -115,10 +125,10 @@ struct SceneEncoder: Sendable {
             }
             // Three frames a palette where a full palette is dithered in order; where frames are
             // cleared, slow frames share one up to ``clearedGroupFrames``.
-            let most = alone ? clearedGroupFrames
-                : dither == .ordered && colors >= 256 ? movingFramesPerPalette : movingGroupLeast
+            let full = !alone && dither == .ordered && colors >= 256
+            let most = alone ? clearedGroupFrames : full ? movingFramesPerPalette : movingGroupLeast
             return first + movingGroups(plan, middle, most: most, closeAlike: alone,
-                                        joinsLast: alone && !restAfter(plan, scene: s)) + ends
+                                        joinsLast: alone && !restAfter(plan, scene: s), crowded: { full && crowded($0) }) + ends
         }
     }
 
@@ -138,12 +148,13 @@ struct SceneEncoder: Sendable {
 
     /// Moving frames `frames` of `plan` in groups of two (``movingGroupLeast``; one left over),
     /// and up to `most` while the views stay within ``movingGroupSpread``, but for the last
-    /// ``movingGroupTail`` frames; or with `closeAlike` two at least and up to `most`
+    /// ``movingGroupTail`` frames or where the three views' layer columns are `crowded`;
+    /// or with `closeAlike` two at least and up to `most`
     /// (``clearedGroupFrames``) while the views stay within ``clearedGroupSpread``; with `joinsLast`
     /// (`frames` end with a move's last frame, and no rest comes after it), that frame joins a
     /// group that it would otherwise follow alone.
     private static func movingGroups(_ plan: FramePlan, _ frames: Range<Int>, most: Int, closeAlike: Bool,
-                                     joinsLast: Bool = false) -> [PaletteGroup] {
+                                     joinsLast: Bool, crowded: (Range<Int>) -> Bool) -> [PaletteGroup] {
         let spread = plan.width / (closeAlike ? clearedGroupSpread : movingGroupSpread)
         var groups: [PaletteGroup] = []
         var start = frames.lowerBound
@@ -156,6 +167,8 @@ struct SceneEncoder: Sendable {
             while end < frames.upperBound && (end - start < cap || closeAlike && joinsLast && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
                 if end - start >= movingGroupLeast && max(high, x) - min(low, x) > spread { break }
+                // Nor does a third frame join where the views' smooth colours are many.
+                if end - start >= movingGroupLeast && crowded(min(low, x)..<max(high, x) + plan.width) { break }
                 low = min(low, x)
                 high = max(high, x)
                 end += 1
@@ -1367,6 +1380,24 @@ struct SceneEncoder: Sendable {
     /// third of the width, five PngSuite images at 320x240 had a frame mid-move 5.8 below
     /// pngquant's; within a quarter, 3.9 below, as with pairs.
     static let movingGroupSpread = 4
+
+    /// A third moving frame joins a group (ordered dithering, 256 colours) only where the
+    /// smooth pixels of the three views fill at most this many of the 4,096 cells of
+    /// ``DitherMask/fillsColorCells(_:columns:moreThan:)`` (224); where they fill more, the
+    /// frames go two to a palette. Smooth pixels take mixes of a few entries each, so the more
+    /// colours they span, the more every entry counts. Three views of a colour wheel fill 231
+    /// to 572 cells, and sharing 256 entries put frames mid-move 4.5 below pngquant's on the
+    /// gradients and 4.8 below on `others`; three views of the sample banners fill at most
+    /// 38, of the photographs 92, and of the gradients' other pictures 123. Measured on every
+    /// moving frame (`python3 bench/every-move.py WORKLOAD`, the worst gap to pngquant's;
+    /// gradients / `others`) and `others` with `--easing ease-out` (`bench/option-sweep.py`,
+    /// every fourth frame and every moving frame): three wherever the views lie close, −4.51 /
+    /// −4.79 and −4.99; pairs above 224 cells, −1.19 / −3.34 and −4.06; above 192, the same
+    /// but −5.04 with `--easing ease-out`, whose colour wheel's entry (196 cells) went in
+    /// pairs; a palette a frame above 192, −1.66 / −4.61 and −3.58, for 15% more of the
+    /// gradients' instructions. docs/behaviour.md (*Moving frames share a palette in threes*)
+    /// has the figures.
+    static let movingGroupColorCells = 224
 
     /// A move's last two frames (slowing into a rest, or handing over to the next move) are
     /// in no group of three: they go two frames a palette, as before. With three frames there too, `others`' frame 198

@@ -53,6 +53,38 @@ struct DitherMask: Sendable {
         pointer[i] & 2 != 0
     }
 
+    /// Whether the dithered pixels of columns `columns` (``bits`` bit 0 clear: smooth
+    /// colour, neither edge nor texture) fill more than `limit` cells of a grid over Oklab,
+    /// 16 steps each way (``OklabPlane``'s points, lightness / 64, a / 32, b / 32), looking
+    /// at every ``colorStep``-th pixel of every ``colorStep``-th row. A palette mixes such
+    /// pixels' colours from a few entries each, so the more cells they fill, the more every
+    /// entry counts; a colour wheel fills hundreds, a photograph's sky or a banner's
+    /// gradients a few dozen.
+    func fillsColorCells(_ plane: OklabPlane, columns: Range<Int>, moreThan limit: Int) -> Bool {
+        var seen = [UInt64](repeating: 0, count: 4096 / 64)
+        var filled = 0
+        return bits.withUnsafeBufferPointer { bits in plane.bytes.withUnsafeBytes { raw in
+            let points = raw.bindMemory(to: UInt32.self)
+            for y in stride(from: 0, to: height, by: DitherMask.colorStep) {
+                for x in stride(from: columns.lowerBound, to: columns.upperBound, by: DitherMask.colorStep) {
+                    let i = y &* width &+ x
+                    guard bits[i] & 1 == 0 else { continue }
+                    let p = points[i]
+                    let cell = Int(p >> 24 & 0xF) << 8 | Int(p >> 14 & 0xF) << 4 | Int(p >> 5 & 0xF)
+                    let bit: UInt64 = 1 << UInt64(cell & 63)
+                    guard seen[cell >> 6] & bit == 0 else { continue }
+                    seen[cell >> 6] |= bit
+                    filled += 1
+                    if filled > limit { return true }
+                }
+            }
+            return false
+        } }
+    }
+
+    /// Rows and columns apart of the pixels ``fillsColorCells(_:columns:moreThan:)`` looks at.
+    static let colorStep = 4
+
     /// The undithered flags of columns `x..<x + width` for a picture `height` rows tall, row
     /// by row; rows below the mask's own are dithered. With `differing`, bit 1's flags
     /// instead: whether each pixel differs from a neighbour by ``edge`` (false below).
