@@ -81,7 +81,8 @@ struct SceneEncoder: Sendable {
         self.plane = plane
         redraws = canvas?.clears.contains(true) == true
         groups = SceneEncoder.groups(plan, colors: colors, dither: dither, alone: redraws) { columns in
-            mask!.fillsColorCells(plane!, columns: columns, moreThan: SceneEncoder.movingGroupColorCells)
+            guard let mask, let plane else { return false }
+            return mask.fillsColorCells(plane, columns: columns, moreThan: SceneEncoder.movingGroupColorCells)
         }
     }
 
@@ -1347,7 +1348,8 @@ struct SceneEncoder: Sendable {
 
     /// The most consecutive moving frames that share a palette when a full palette (256
     /// colours) is dithered in order: three, where their views lie within
-    /// ``movingGroupSpread`` of each other, before a move's last ``movingGroupTail`` frames.
+    /// ``movingGroupSpread`` of each other and their smooth colours are not many
+    /// (``movingGroupColorCells``), before a move's last ``movingGroupTail`` frames.
     /// A third frame takes off a palette design and a mapping of what the three views share.
     ///
     /// Every moving frame scored (`python3 bench/every-move.py WORKLOAD`; bytes, the moving
@@ -1376,7 +1378,8 @@ struct SceneEncoder: Sendable {
     static let movingFramesPerPalette = 3
 
     /// Three moving frames share a palette where their views lie within this fraction of the
-    /// width of each other (1/4); a move's fast middle goes two frames a palette. Within a
+    /// width of each other (1/4) and their smooth colours are not many
+    /// (``movingGroupColorCells``); a move's fast middle goes two frames a palette. Within a
     /// third of the width, five PngSuite images at 320x240 had a frame mid-move 5.8 below
     /// pngquant's; within a quarter, 3.9 below, as with pairs.
     static let movingGroupSpread = 4
@@ -1385,7 +1388,7 @@ struct SceneEncoder: Sendable {
     /// smooth pixels of the three views fill at most this many of the 4,096 cells of
     /// ``DitherMask/fillsColorCells(_:columns:moreThan:)`` (224); where they fill more, the
     /// frames go two to a palette. Smooth pixels take mixes of a few entries each, so the more
-    /// colours they span, the more every entry counts. Three views of a colour wheel fill 231
+    /// colours they span, the more every entry counts. Three views of a colour wheel fill 196
     /// to 572 cells, and sharing 256 entries put frames mid-move 4.5 below pngquant's on the
     /// gradients and 4.8 below on `others`; three views of the sample banners fill at most
     /// 38, of the photographs 92, and of the gradients' other pictures 123. Measured on every
@@ -1394,8 +1397,8 @@ struct SceneEncoder: Sendable {
     /// every fourth frame and every moving frame): three wherever the views lie close, −4.51 /
     /// −4.79 and −4.99; pairs above 224 cells, −1.19 / −3.34 and −4.06; above 192, the same
     /// but −5.04 with `--easing ease-out`, whose colour wheel's entry (196 cells) went in
-    /// pairs; a palette a frame above 192, −1.66 / −4.61 and −3.58, for 15% more of the
-    /// gradients' instructions. docs/behaviour.md (*Moving frames share a palette in threes*)
+    /// pairs; a palette a frame above 192, −1.66 / −4.61 and −3.58, but the gradients' render
+    /// took 12.865 G instructions against 11.406 G with pairs (11.136 G at acf7e52). docs/behaviour.md (*Moving frames share a palette in threes*)
     /// has the figures.
     static let movingGroupColorCells = 224
 

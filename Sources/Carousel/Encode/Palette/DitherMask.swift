@@ -56,17 +56,20 @@ struct DitherMask: Sendable {
     /// Whether the dithered pixels of columns `columns` (``bits`` bit 0 clear: smooth
     /// colour, neither edge nor texture) fill more than `limit` cells of a grid over Oklab,
     /// 16 steps each way (``OklabPlane``'s points, lightness / 64, a / 32, b / 32), looking
-    /// at every ``colorStep``-th pixel of every ``colorStep``-th row. A palette mixes such
+    /// at the pixels whose column and row are multiples of ``colorStep``, so whether a pixel
+    /// counts does not hang on where the columns start. A palette mixes such
     /// pixels' colours from a few entries each, so the more cells they fill, the more every
     /// entry counts; a colour wheel fills hundreds, a photograph's sky or a banner's
     /// gradients a few dozen.
     func fillsColorCells(_ plane: OklabPlane, columns: Range<Int>, moreThan limit: Int) -> Bool {
+        assert(plane.width == width && columns.lowerBound >= 0 && columns.upperBound <= width)
         var seen = [UInt64](repeating: 0, count: 4096 / 64)
         var filled = 0
         return bits.withUnsafeBufferPointer { bits in plane.bytes.withUnsafeBytes { raw in
             let points = raw.bindMemory(to: UInt32.self)
+            let first = (columns.lowerBound + DitherMask.colorStep - 1) / DitherMask.colorStep * DitherMask.colorStep
             for y in stride(from: 0, to: height, by: DitherMask.colorStep) {
-                for x in stride(from: columns.lowerBound, to: columns.upperBound, by: DitherMask.colorStep) {
+                for x in stride(from: first, to: columns.upperBound, by: DitherMask.colorStep) {
                     let i = y &* width &+ x
                     guard bits[i] & 1 == 0 else { continue }
                     let p = points[i]
