@@ -1386,21 +1386,24 @@ struct SceneEncoder: Sendable {
 
     /// A third moving frame joins a group (ordered dithering, 256 colours) only where the
     /// smooth pixels of the three views fill at most this many of the 4,096 cells of
-    /// ``DitherMask/fillsColorCells(_:columns:moreThan:)`` (224); where they fill more, the
+    /// ``DitherMask/fillsColorCells(_:columns:moreThan:)`` (214); where they fill more, the
     /// frames go two to a palette. Smooth pixels take mixes of a few entries each, so the more
-    /// colours they span, the more every entry counts. Three views of a colour wheel fill 196
-    /// to 572 cells, and sharing 256 entries put frames mid-move 4.5 below pngquant's on the
-    /// gradients and 4.8 below on `others`; three views of the sample banners fill at most
-    /// 38, of the photographs 92, and of the gradients' other pictures 123. Measured on every
-    /// moving frame (`python3 bench/every-move.py WORKLOAD`, the worst gap to pngquant's;
-    /// gradients / `others`) and `others` with `--easing ease-out` (`bench/option-sweep.py`,
-    /// every fourth frame and every moving frame): three wherever the views lie close, −4.51 /
-    /// −4.79 and −4.99; pairs above 224 cells, −1.19 / −3.34 and −4.06; above 192, the same
-    /// but −5.04 with `--easing ease-out`, whose colour wheel's entry (196 cells) went in
-    /// pairs; a palette a frame above 192, −1.66 / −4.61 and −3.58, but the gradients' render
-    /// took 12.865 G instructions against 11.406 G with pairs (11.136 G at acf7e52). docs/behaviour.md (*Moving frames share a palette in threes*)
-    /// has the figures.
-    static let movingGroupColorCells = 224
+    /// colours they span, the more every entry counts. Three views of a colour wheel fill 202
+    /// to 578 cells, and sharing 256 entries put frames mid-move 4.5 below pngquant's on the
+    /// gradients (a group of 226 cells) and 4.8 below on `others`; three views of the sample
+    /// banners fill at most 40, of the photographs 92, and of the gradients' other pictures
+    /// 125. The limit lies midway between the group of 226 and the one of 202 cells, the
+    /// entry of `others`' colour wheel with `--easing ease-out`, whose frames score within 3.2
+    /// of pngquant's as a group of three. Measured on every moving frame (`python3
+    /// bench/every-move.py WORKLOAD`, the worst gap to pngquant's; gradients / `others`) and
+    /// `others` with `--easing ease-out` (`bench/option-sweep.py`, every fourth frame and every
+    /// moving frame): three wherever the views lie close, −4.51 / −4.79 and −4.99; pairs where
+    /// the colours are many, −1.19 / −3.34 and −4.06, but −5.04 with `--easing ease-out` where
+    /// the group of 202 cells went in pairs too; a palette a frame where the colours are many,
+    /// −1.66 / −4.61 and −3.58, but the gradients' render took 12.865 G instructions against
+    /// 11.406 G with pairs (11.136 G at acf7e52). docs/behaviour.md (*Moving frames share a
+    /// palette in threes*) has the figures.
+    static let movingGroupColorCells = 214
 
     /// A move's last two frames (slowing into a rest, or handing over to the next move) are
     /// in no group of three: they go two frames a palette, as before. With three frames there too, `others`' frame 198
