@@ -167,11 +167,12 @@ struct SceneEncoder: Sendable {
             var low = plan.frames[start].layerX, high = low
             while end < frames.upperBound && (end - start < cap || closeAlike && joinsLast && end == frames.upperBound - 1) {
                 let x = plan.frames[end].layerX
-                if end - start >= movingGroupLeast && max(high, x) - min(low, x) > spread { break }
-                // Nor does a third frame join where the views' smooth colours are many.
-                if end - start >= movingGroupLeast && crowded(min(low, x)..<max(high, x) + plan.width) { break }
-                low = min(low, x)
-                high = max(high, x)
+                // Past two frames, none joins whose view lies too far, or where the views' smooth
+                // colours are many.
+                let left = min(low, x), right = max(high, x)
+                if end - start >= movingGroupLeast && (right - left > spread || crowded(left..<right + plan.width)) { break }
+                low = left
+                high = right
                 end += 1
             }
             groups.append(PaletteGroup(frames: start..<end, isMoving: true))

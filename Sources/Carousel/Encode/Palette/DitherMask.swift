@@ -72,8 +72,8 @@ struct DitherMask: Sendable {
                 for x in stride(from: first, to: columns.upperBound, by: DitherMask.colorStep) {
                     let i = y &* width &+ x
                     guard bits[i] & 1 == 0 else { continue }
-                    let p = points[i]
-                    let cell = Int(p >> 24 & 0xF) << 8 | Int(p >> 14 & 0xF) << 4 | Int(p >> 5 & 0xF)
+                    let (l, a, b) = OklabPlane.unpack(points[i])
+                    let cell = Int(l >> 6) << 8 | Int(a >> 5) << 4 | Int(b >> 5)
                     let bit: UInt64 = 1 << UInt64(cell & 63)
                     guard seen[cell >> 6] & bit == 0 else { continue }
                     seen[cell >> 6] |= bit
