@@ -115,19 +115,23 @@ public struct RGBAImage: Equatable, Sendable {
         }
     }
 
+    /// Whether every pixel's alpha is 255.
+    var isOpaque: Bool {
+        pixels.withUnsafeBufferPointer { p in
+            // Every alpha 255, without a branch a pixel.
+            var all: UInt8 = 255
+            for i in stride(from: 3, to: p.count, by: 4) { all &= p[i] }
+            return all == 255
+        }
+    }
+
     /// Composites every pixel over an opaque-or-not `background` (Porter-Duff "over").
     ///
     /// With an opaque background the result is opaque; this is how transparent
     /// pixels of an item take the carousel's background colour. An opaque image is
     /// returned as it is, without a copy.
     public func composited(over background: RGBA) -> RGBAImage {
-        let opaque = pixels.withUnsafeBufferPointer { p in
-            // Every alpha 255, without a branch a pixel.
-            var all: UInt8 = 255
-            for i in stride(from: 3, to: p.count, by: 4) { all &= p[i] }
-            return all == 255
-        }
-        if opaque { return self }
+        if isOpaque { return self }
         var out = self
         out.pixels.withUnsafeMutableBufferPointer { p in
             for i in stride(from: 0, to: p.count, by: 4) where p[i + 3] != 255 {

@@ -76,6 +76,37 @@ struct FormatTests {
         }
     }
 
+    /// A render whose transparent pixels lie at the canvas's edges and that is one frame (a
+    /// letterboxed page on a transparent background; with `.footer`, the empty footer of one
+    /// page too) says it has alpha, so a reader that trusts the `VP8X` flag shows those
+    /// pixels transparent: libwebp writes the frame as the rectangle of its pixels that are
+    /// not transparent, and derives the flag from that rectangle alone. The frame decodes to
+    /// the exact one (lossless).
+    @Test(arguments: [DotsPlacement.none, .footer])
+    func transparentEdgesSetTheAlphaFlag(_ dots: DotsPlacement) throws {
+        var options = CarouselOptions()
+        options.size = PixelSize(width: 120, height: 60)
+        options.fit = .fit
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.dots.placement = dots
+        options.lossless = true
+        // A banner, not a flat item: of one frame written whole (a simple image, whose own
+        // bitstream carries its alpha) and as its rectangle, libwebp keeps the smaller file.
+        let carousel = try Carousel(images: ImageInputs.load(Array(SampleImages.urls.prefix(1))), options: options)
+        let bytes = [UInt8](try carousel.data(format: .webp))
+        #expect(carousel.plan().frames.count == 1)
+        // Debian 12's libwebp (1.2.4) writes the rectangle, in an extended file; a libwebp that
+        // keeps the whole frame writes a simple image, whose bitstream says it has alpha.
+        if Array(bytes[8..<16]) == Array("WEBPVP8X".utf8) {
+            #expect(bytes[20] & 0x10 != 0, "the alpha flag")
+        }
+        let exact = carousel.frame(index: 0)
+        #expect(stride(from: 3, to: exact.pixels.count, by: 4).contains { exact.pixels[$0] == 0 }, "a transparent letterbox")
+        let webp = try DecodedWebP(Data(bytes))
+        #expect(webp.frames.count == 1)
+        if let frame = webp.frames.first { #expect(differingPixels(frame, exact) == 0) }
+    }
+
     /// Lossy WebP at the default quality stays close to the exact frames of the sample banners.
     @Test func lossyWebPIsClose() throws {
         var options = CarouselOptions()

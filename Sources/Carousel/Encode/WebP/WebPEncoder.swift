@@ -12,6 +12,13 @@ import Foundation
 /// timeline frame i), so the whole animation lasts what the timeline does; identical
 /// consecutive frames are already merged in the plan. The loop count means what
 /// `--loop` means in every format: `forever` is WebP's 0, N plays is N.
+///
+/// Where a frame shows a pixel that is not opaque, the file says it has alpha (the `VP8X`
+/// chunk's alpha flag). libwebp derives that flag from the frames it writes, and it writes
+/// the first frame as the rectangle of its pixels that are not transparent: a render of one
+/// frame whose transparent pixels lie at the canvas's edges (a letterboxed page, or one page
+/// and an empty footer, on a transparent background) came out without the flag, and Pillow,
+/// which trusts it, showed those pixels opaque black.
 public struct WebPEncoder: AnimationEncoder {
     /// Lossy quality, 0...100.
     public var quality: Double
@@ -65,8 +72,10 @@ public struct WebPEncoder: AnimationEncoder {
         config.quality = Float(lossless ? 75 : quality)
         config.method = 4
         config.use_sharp_yuv = 1
+        var translucent = false
         for (k, frame) in plan.frames.enumerated() {
             let image = plan.picture(frame.source)
+            translucent = translucent || !image.isOpaque
             var picture = WebPPicture()
             guard carousel_webp_picture_init(&picture) != 0 else { throw .output(name, "libwebp: version mismatch") }
             picture.width = Int32(image.width)
@@ -90,7 +99,26 @@ public struct WebPEncoder: AnimationEncoder {
             throw .output(name, "libwebp: \(String(cString: WebPAnimEncoderGetError(encoder)))")
         }
         defer { WebPDataClear(&data) }
-        try sink.write(UnsafeRawBufferPointer(start: data.bytes, count: data.size))
+        let bytes = UnsafeRawBufferPointer(start: data.bytes, count: data.size)
+        guard translucent, let flags = WebPEncoder.extendedFlags(bytes), bytes[flags] & WebPEncoder.alphaFlag == 0 else {
+            try sink.write(bytes)
+            return
+        }
+        try sink.write(UnsafeRawBufferPointer(rebasing: bytes[..<flags]))
+        try withUnsafeBytes(of: bytes[flags] | WebPEncoder.alphaFlag) { (flag) throws(CarouselError) in try sink.write(flag) }
+        try sink.write(UnsafeRawBufferPointer(rebasing: bytes[(flags + 1)...]))
+    }
+
+    /// The `VP8X` chunk's alpha flag (the WebP container's "L" bit).
+    static let alphaFlag: UInt8 = 0x10
+
+    /// Where the flags byte of a WebP file's `VP8X` chunk lies (byte 20: the chunk comes first,
+    /// after the RIFF header), or nil when the file has no such chunk (a simple image, whose
+    /// bitstream says whether it has alpha).
+    static func extendedFlags(_ file: UnsafeRawBufferPointer) -> Int? {
+        guard file.count > 20, file.starts(with: Array("RIFF".utf8)),
+              file[8..<16].elementsEqual("WEBPVP8X".utf8) else { return nil }
+        return 20
     }
 
     /// When timeline frame `i` starts, in whole milliseconds: `round(1000 i / fps)`, half up.
