@@ -80,16 +80,17 @@ struct FormatTests {
     /// letterboxed page on a transparent background; with `.footer`, the empty footer of one
     /// page too) says it has alpha, so a reader that trusts the `VP8X` flag shows those
     /// pixels transparent: libwebp writes the frame as the rectangle of its pixels that are
-    /// not transparent, and derives the flag from that rectangle alone. The frame decodes to
-    /// the exact one (lossless).
-    @Test(arguments: [DotsPlacement.none, .footer])
-    func transparentEdgesSetTheAlphaFlag(_ dots: DotsPlacement) throws {
+    /// not transparent, and derives the flag from that rectangle alone. The animation's
+    /// background colour is transparent too. The frame decodes to the exact one (lossless), or
+    /// to its alpha (lossy: WebP keeps alpha losslessly).
+    @Test(arguments: [DotsPlacement.none, .footer], [true, false])
+    func transparentEdgesSetTheAlphaFlag(_ dots: DotsPlacement, lossless: Bool) throws {
         var options = CarouselOptions()
         options.size = PixelSize(width: 120, height: 60)
         options.fit = .fit
         options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
         options.dots.placement = dots
-        options.lossless = true
+        options.lossless = lossless
         // A banner, not a flat item: of one frame written whole (a simple image, whose own
         // bitstream carries its alpha) and as its rectangle, libwebp keeps the smaller file.
         let carousel = try Carousel(images: ImageInputs.load(Array(SampleImages.urls.prefix(1))), options: options)
@@ -99,12 +100,21 @@ struct FormatTests {
         // keeps the whole frame writes a simple image, whose bitstream says it has alpha.
         if Array(bytes[8..<16]) == Array("WEBPVP8X".utf8) {
             #expect(bytes[20] & 0x10 != 0, "the alpha flag")
+            if bytes[20] & 0x02 != 0 {
+                #expect(Array(bytes[30..<34]) == Array("ANIM".utf8))
+                #expect(Array(bytes[38..<42]) == [0, 0, 0, 0], "a transparent background colour")
+            }
+        } else {
+            #expect(lossless && Array(bytes[12..<16]) == Array("VP8L".utf8) && bytes[24] & 0x10 != 0, "a simple lossless image with alpha")
         }
         let exact = carousel.frame(index: 0)
         #expect(stride(from: 3, to: exact.pixels.count, by: 4).contains { exact.pixels[$0] == 0 }, "a transparent letterbox")
         let webp = try DecodedWebP(Data(bytes))
         #expect(webp.frames.count == 1)
-        if let frame = webp.frames.first { #expect(differingPixels(frame, exact) == 0) }
+        if let frame = webp.frames.first {
+            if lossless { #expect(differingPixels(frame, exact) == 0) }
+            #expect(stride(from: 3, to: exact.pixels.count, by: 4).allSatisfy { frame.pixels[$0] == exact.pixels[$0] }, "alpha")
+        }
     }
 
     /// Lossy WebP at the default quality stays close to the exact frames of the sample banners.

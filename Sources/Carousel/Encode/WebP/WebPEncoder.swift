@@ -17,8 +17,11 @@ import Foundation
 /// chunk's alpha flag). libwebp derives that flag from the frames it writes, and it writes
 /// the first frame as the rectangle of its pixels that are not transparent: a render of one
 /// frame whose transparent pixels lie at the canvas's edges (a letterboxed page, or one page
-/// and an empty footer, on a transparent background) came out without the flag, and Pillow,
-/// which trusts it, showed those pixels opaque black.
+/// and an empty footer, on a transparent background) could come out without the flag, and
+/// Pillow, which trusts it, showed those pixels opaque black. The canvas those edges leave
+/// uncovered is transparent, and on a background that is not opaque the animation's
+/// background colour, a hint a viewer may paint there, says so (libwebp's default is
+/// opaque white).
 public struct WebPEncoder: AnimationEncoder {
     /// Lossy quality, 0...100.
     public var quality: Double
@@ -59,6 +62,7 @@ public struct WebPEncoder: AnimationEncoder {
         var options = WebPAnimEncoderOptions()
         guard carousel_webp_anim_encoder_options_init(&options) != 0 else { throw .output(name, "libwebp: version mismatch") }
         options.anim_params.loop_count = Int32(loop.plays ?? 0)
+        if plan.background.a < 255 { options.anim_params.bgcolor = 0 }
         options.allow_mixed = 0
         options.kmin = 0
         options.kmax = 0
