@@ -63,6 +63,21 @@ def whole(value, least=1, most=None):
     return number if number >= least and (most is None or number <= most) else None
 
 
+def binary_seconds_seed(tool, args, seconds):
+    """A random check's arguments, BIN [--seconds S] [--seed N]: the binary, the seconds to run
+    (`seconds` by default) and the seed (1 by default), or exit 64."""
+    if not args or not is_binary(args[0]):
+        usage(tool, f"usage: {tool}.py BIN [--seconds S] [--seed N] (BIN a carousel executable)")
+    values, rest = {"--seconds": seconds, "--seed": 1}, args[1:]
+    while rest:
+        flag = rest.pop(0)
+        value = whole(rest.pop(0) if rest else "", least=0)
+        if flag not in values or value is None:
+            usage(tool, f"{flag}: expected --seconds or --seed and a whole number")
+        values[flag] = value
+    return args[0], values["--seconds"], values["--seed"]
+
+
 def is_binary(path):
     """Whether `path` is an executable file (a carousel binary, for the scripts that take one)."""
     return os.path.isfile(path) and os.access(path, os.X_OK)

@@ -23,10 +23,10 @@ each exit status; runs until --seconds have passed (60 by default), drawing from
 default). Exit status 0 when no run broke the contract, 1 otherwise, 64 for arguments that
 cannot be run.
 """
-import json, os, random, shutil, subprocess, sys, tempfile, time
+import json, random, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
-from benchmodules import BENCH, is_binary, run_main, usage, whole
+from benchmodules import BENCH, binary_seconds_seed, run_main
 
 TOOL = "random-arguments"
 SAMPLES = sorted((BENCH.parent / "SampleImages" / "banners").glob("*.png"))
@@ -98,20 +98,11 @@ def command(rng, exe, folder, good, bad):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or not is_binary(args[0]):
-        usage(TOOL, "usage: random-arguments.py BIN [--seconds S] [--seed N] (BIN a carousel executable)")
-    exe, args, values = args[0], args[1:], {"--seconds": 60, "--seed": 1}
-    while args:
-        flag = args.pop(0)
-        value = whole(args.pop(0) if args else "", least=0)
-        if flag not in values or value is None:
-            usage(TOOL, f"{flag}: expected --seconds or --seed and a whole number")
-        values[flag] = value
+    exe, seconds, seed = binary_seconds_seed(TOOL, sys.argv[1:], 60)
     suite = sorted(PNGSUITE.glob("*.png")) if PNGSUITE.is_dir() else []
     if not suite:
         print(f"{TOOL}: {PNGSUITE} is absent: the sample banners alone, and no corrupt PNGs", file=sys.stderr)
-    rng = random.Random(values["--seed"])
+    rng = random.Random(seed)
     statuses, failed, count = {}, 0, 0
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as work:
@@ -124,7 +115,7 @@ def main():
         good = SAMPLES + [p for p in suite if not p.name.startswith("x")]
         bad = [p for p in suite if p.name.startswith("x")] + [extras / "text.png", extras / "empty.png",
                                                                extras / "empty-folder", extras / "missing.png"]
-        while time.monotonic() - start < values["--seconds"]:
+        while time.monotonic() - start < seconds:
             shutil.rmtree(folder)
             folder.mkdir()
             line, sub, out = command(rng, exe, folder, good, bad)
@@ -162,7 +153,7 @@ def main():
                 failed += 1
                 print(f"{problem} ({err.strip()[:200]!r}) | {line}", flush=True)
     shown = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
-    print(f"seed {values['--seed']}: {count} runs, {failed} problems in {time.monotonic() - start:.0f} s; exit statuses {shown}")
+    print(f"seed {seed}: {count} runs, {failed} problems in {time.monotonic() - start:.0f} s; exit statuses {shown}")
     sys.exit(1 if failed else 0)
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from benchmodules import BENCH, is_binary, load, run_main, usage, whole
+from benchmodules import BENCH, binary_seconds_seed, load, run_main
 
 TOOL = "random-renders"
 transparent_check = load("transparent-check.py")
@@ -153,30 +153,21 @@ def check(exe, draw, folder):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args or not is_binary(args[0]):
-        usage(TOOL, "usage: random-renders.py BIN [--seconds S] [--seed N] (BIN a carousel executable)")
-    exe, args, values = args[0], args[1:], {"--seconds": 120, "--seed": 1}
-    while args:
-        flag = args.pop(0)
-        value = whole(args.pop(0) if args else "", least=0)
-        if flag not in values or value is None:
-            usage(TOOL, f"{flag}: expected --seconds or --seed and a whole number")
-        values[flag] = value
+    exe, seconds, seed = binary_seconds_seed(TOOL, sys.argv[1:], 120)
     suite = sorted(p for p in PNGSUITE.glob("*.png") if not p.name.startswith("x")) if PNGSUITE.is_dir() else []
     if not suite:
         print(f"{TOOL}: {PNGSUITE} is absent: the sample banners alone", file=sys.stderr)
-    rng = random.Random(values["--seed"])
+    rng = random.Random(seed)
     count = failed = 0
     start = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        while time.monotonic() - start < values["--seconds"]:
+        while time.monotonic() - start < seconds:
             draw = Draw(rng, suite)
             count += 1
             for problem in check(exe, draw, Path(folder)):
                 failed += 1
                 print(f"{problem} | {draw}", flush=True)
-    print(f"seed {values['--seed']}: {count} configurations, {failed} problems in {time.monotonic() - start:.0f} s")
+    print(f"seed {seed}: {count} configurations, {failed} problems in {time.monotonic() - start:.0f} s")
     sys.exit(1 if failed else 0)
 
 
