@@ -21,19 +21,21 @@ def run(cmd):
     subprocess.run(cmd, check=True)
 
 
-def frames_of(path, count, fps):
-    """The file's frames as RGB images, one per timeline frame (by their durations)."""
+def frames_of(path, count, fps, mode="RGB"):
+    """The file's frames as images in `mode` (RGB, or RGBA for its transparency), one per
+    timeline frame (by their durations); the last one fills the frames its duration leaves
+    (a still image, which has none, all of them)."""
     image = Image.open(path)
     out = []
     shown = 0.0
     for k in range(getattr(image, "n_frames", 1)):
         image.seek(k)
-        frame = image.convert("RGB")
+        frame = image.convert(mode)
         shown += image.info.get("duration", 0) / 1000
         while len(out) < count and len(out) < round(shown * fps + 1e-6):
             out.append(frame)
     while len(out) < count:
-        out.append(out[-1])
+        out.append(frame)
     return out
 
 

@@ -35,6 +35,7 @@ from benchmodules import BENCH, binary_seconds_seed, load, run_main
 
 TOOL = "random-renders"
 transparent_check = load("transparent-check.py")
+formats_bench = load("formats-bench.py")
 SAMPLES = sorted((BENCH.parent / "SampleImages" / "banners").glob("*.png"))
 PNGSUITE = BENCH.parent.parent / "shared" / "pngsuite"
 
@@ -84,20 +85,6 @@ class Draw:
         return " ".join(self.options + [Path(i).name for i in self.images])
 
 
-def shown(path, count, fps):
-    """An APNG's or WebP's picture at each of `count` timeline frames (RGBA), by Pillow's durations."""
-    image = Image.open(path)
-    pictures, ends, t = [], [], 0.0
-    for k in range(getattr(image, "n_frames", 1)):
-        image.seek(k)
-        pictures.append(np.asarray(image.convert("RGBA")).copy())
-        t += image.info.get("duration", 0)
-        ends.append(t)
-    ends = np.array(ends)
-    return [pictures[min(len(pictures) - 1, int(np.searchsorted(ends, (i + 0.5) * 1000 / fps, side="right")))]
-            for i in range(count)]
-
-
 def cleared(a):
     """`a` with every transparent pixel's colour set to 0."""
     a = a.astype(np.int16)
@@ -125,8 +112,9 @@ def check(exe, draw, folder):
         if status != 0:
             problems.append(f"{name}: status {status}, {err!r}")
             continue
-        differ = [i for i, (a, b) in enumerate(zip(shown(out, len(frames), fps), exact))
-                  if not np.array_equal(cleared(a), cleared(b))]
+        decoded = formats_bench.frames_of(out, len(frames), fps, mode="RGBA")
+        differ = [i for i, (a, b) in enumerate(zip(decoded, exact))
+                  if not np.array_equal(cleared(np.asarray(a)), cleared(b))]
         if differ:
             problems.append(f"{name}: timeline frames {differ[:5]} of {len(frames)} differ")
     gifs = [folder / "g1.gif", folder / "g2.gif"]
