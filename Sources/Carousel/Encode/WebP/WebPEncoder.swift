@@ -13,6 +13,15 @@ import Foundation
 /// consecutive frames are already merged in the plan. The loop count means what
 /// `--loop` means in every format: `forever` is WebP's 0, N plays is N.
 ///
+/// A lossy frame is a key frame: it covers the canvas and replaces it. As a sub-frame,
+/// libwebp writes the rectangle that changed, with the 8x8 blocks that match the frame
+/// before made transparent to show the canvas through, and the loop filter off; lossy
+/// coding of such a rectangle left thin lines of wrong colour where the rectangle's edge
+/// had passed, and the frames after, whose pixels there had not changed, kept them. A
+/// picture with horizontal bands beside another that slides in showed them for the whole
+/// rest (docs/behaviour.md, *WebP key frames*). Lossless frames blend as before: exact
+/// pixels leave nothing behind.
+///
 /// Where a frame shows a pixel that is not opaque, the file says it has alpha (the `VP8X`
 /// chunk's alpha flag). libwebp derives that flag from the frames it writes, and it writes
 /// the first frame as the rectangle of its pixels that are not transparent: a render of one
@@ -64,8 +73,10 @@ public struct WebPEncoder: AnimationEncoder {
         options.anim_params.loop_count = Int32(loop.plays ?? 0)
         if plan.background.a < 255 { options.anim_params.bgcolor = 0 }
         options.allow_mixed = 0
+        // Lossy: every frame a key frame (libwebp's kmax 1), whole and not blended over the one
+        // before. Lossless: frames blend over the canvas, which is exact there.
         options.kmin = 0
-        options.kmax = 0
+        options.kmax = lossless ? 0 : 1
         guard let encoder = carousel_webp_anim_encoder_new(Int32(plan.width), Int32(plan.height), &options) else {
             throw .output(name, "libwebp: cannot start an animation of \(plan.width)x\(plan.height)")
         }
