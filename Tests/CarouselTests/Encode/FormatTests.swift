@@ -162,7 +162,7 @@ struct FormatTests {
     /// Lossy WebP frames leave nothing behind: every frame, the rest after the move too, has
     /// at most 4% of its 4x4 squares more than 24 levels off the exact frame in their mean
     /// colour. Written as sub-frames blended over the canvas, frames left thin lines of wrong
-    /// colour where the rectangle's edge had passed: up to 93 of the 880 squares off, in six
+    /// colour where the rectangle's edge had passed: up to 93 of the 880 squares off, in seven
     /// frames more than 4%; as key frames, at most 9 (libwebp 1.2.4).
     @Test func lossyWebPLeavesNoTrail() throws {
         var options = CarouselOptions()

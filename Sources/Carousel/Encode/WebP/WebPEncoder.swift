@@ -13,14 +13,14 @@ import Foundation
 /// consecutive frames are already merged in the plan. The loop count means what
 /// `--loop` means in every format: `forever` is WebP's 0, N plays is N.
 ///
-/// A lossy frame is a key frame: it covers the canvas and replaces it. As a sub-frame,
-/// libwebp writes the rectangle that changed, with the 8x8 blocks that match the frame
-/// before made transparent to show the canvas through, and the loop filter off; lossy
-/// coding of such a rectangle left thin lines of wrong colour where the rectangle's edge
-/// had passed, and the frames after, whose pixels there had not changed, kept them. A
-/// picture with horizontal bands beside another that slides in showed them for the whole
-/// rest (docs/behaviour.md, *WebP key frames*). Lossless frames blend as before: exact
-/// pixels leave nothing behind.
+/// A lossy frame after the first is a key frame: it covers the canvas and replaces it. As a
+/// sub-frame, libwebp writes the rectangle that changed, with the 8x8 blocks similar to the
+/// frame before made transparent to show the canvas through, blended with the loop filter
+/// off; lossy coding of such a rectangle left thin lines of wrong colour where the
+/// rectangle's edge had passed, and the frames after, whose pixels there had not changed,
+/// kept them. A picture with horizontal bands beside another that slides in showed them for
+/// the whole rest (docs/behaviour.md, *WebP key frames*). Lossless frames blend as before:
+/// exact pixels leave nothing behind.
 ///
 /// Where a frame shows a pixel that is not opaque, the file says it has alpha (the `VP8X`
 /// chunk's alpha flag). libwebp derives that flag from the frames it writes, and it writes
