@@ -11,6 +11,8 @@ import importlib.util, os, signal, sys
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
+SAMPLE_BANNERS = sorted((BENCH.parent / "SampleImages" / "banners").glob("*.png"))
+PNGSUITE = BENCH.parent.parent / "shared" / "pngsuite"
 
 
 def load(file):
@@ -76,6 +78,16 @@ def binary_seconds_seed(tool, args, seconds):
             usage(tool, f"{flag}: expected --seconds or --seed and a whole number")
         values[flag] = value
     return args[0], values["--seconds"], values["--seed"]
+
+
+def pngsuite_images(tool, absent):
+    """PngSuite's images (../shared/pngsuite beside the repository), sorted; when the folder
+    is absent, none, and a line on stderr: `tool`, the folder and `absent` (what the script
+    does without them)."""
+    if PNGSUITE.is_dir():
+        return sorted(PNGSUITE.glob("*.png"))
+    print(f"{tool}: {PNGSUITE} is absent: {absent}", file=sys.stderr)
+    return []
 
 
 def is_binary(path):

@@ -23,14 +23,12 @@ each exit status; runs until --seconds have passed (60 by default), drawing from
 default). Exit status 0 when no run broke the contract, 1 otherwise, 64 for arguments that
 cannot be run.
 """
-import json, random, shutil, subprocess, sys, tempfile, time
+import json, random, shlex, shutil, subprocess, sys, tempfile, time
 from pathlib import Path
 
-from benchmodules import BENCH, binary_seconds_seed, run_main
+from benchmodules import SAMPLE_BANNERS, binary_seconds_seed, pngsuite_images, run_main
 
 TOOL = "random-arguments"
-SAMPLES = sorted((BENCH.parent / "SampleImages" / "banners").glob("*.png"))
-PNGSUITE = BENCH.parent.parent / "shared" / "pngsuite"
 
 
 def command(rng, exe, folder, good, bad):
@@ -99,9 +97,7 @@ def command(rng, exe, folder, good, bad):
 
 def main():
     exe, seconds, seed = binary_seconds_seed(TOOL, sys.argv[1:], 60)
-    suite = sorted(PNGSUITE.glob("*.png")) if PNGSUITE.is_dir() else []
-    if not suite:
-        print(f"{TOOL}: {PNGSUITE} is absent: the sample banners alone, and no corrupt PNGs", file=sys.stderr)
+    suite = pngsuite_images(TOOL, "the sample banners alone, and no corrupt PNGs")
     rng = random.Random(seed)
     statuses, failed, count = {}, 0, 0
     start = time.monotonic()
@@ -112,7 +108,7 @@ def main():
         (extras / "text.png").write_bytes(b"hello")
         (extras / "empty.png").write_bytes(b"")
         (extras / "empty-folder").mkdir()
-        good = SAMPLES + [p for p in suite if not p.name.startswith("x")]
+        good = SAMPLE_BANNERS + [p for p in suite if not p.name.startswith("x")]
         bad = [p for p in suite if p.name.startswith("x")] + [extras / "text.png", extras / "empty.png",
                                                                extras / "empty-folder", extras / "missing.png"]
         while time.monotonic() - start < seconds:
@@ -127,7 +123,7 @@ def main():
                 p = subprocess.run(line, capture_output=True, timeout=120)
             except subprocess.TimeoutExpired:
                 failed += 1
-                print(f"no exit within 120 s | {line}", flush=True)
+                print(f"no exit within 120 s | {shlex.join(line)}", flush=True)
                 continue
             statuses[p.returncode] = statuses.get(p.returncode, 0) + 1
             err = p.stderr.decode(errors="replace")
@@ -151,7 +147,7 @@ def main():
                 problem = (problem + "; " if problem else "") + f"files left: {left}"
             if problem:
                 failed += 1
-                print(f"{problem} ({err.strip()[:200]!r}) | {line}", flush=True)
+                print(f"{problem} ({err.strip()[:200]!r}) | {shlex.join(line)}", flush=True)
     shown = ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
     print(f"seed {seed}: {count} runs, {failed} problems in {time.monotonic() - start:.0f} s; exit statuses {shown}")
     sys.exit(1 if failed else 0)

@@ -35,13 +35,11 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from benchmodules import BENCH, binary_seconds_seed, load, run_main
+from benchmodules import SAMPLE_BANNERS, binary_seconds_seed, load, pngsuite_images, run_main
 
 TOOL = "random-renders"
 transparent_check = load("transparent-check.py")
 formats_bench = load("formats-bench.py")
-SAMPLES = sorted((BENCH.parent / "SampleImages" / "banners").glob("*.png"))
-PNGSUITE = BENCH.parent.parent / "shared" / "pngsuite"
 
 
 class Draw:
@@ -71,7 +69,7 @@ class Draw:
         if gif_rng.random() < 0.3: g += ["--colors", str(gif_rng.choice([2, 3, 16, 64, 128, 255]))]
         if gif_rng.random() < 0.3: g += ["--dither", gif_rng.choice(["none", "ordered", "diffusion"])]
         self.gif_options = g
-        pool = SAMPLES if not suite or maybe(0.5) else suite
+        pool = SAMPLE_BANNERS if not suite or maybe(0.5) else suite
         self.images = [str(p) for p in rng.sample(pool, rng.randint(1, min(4, len(pool))))]
         self.opaque = not any(c in o for c in ("#00000000", "#FF000080"))
 
@@ -126,13 +124,6 @@ def near(shown, exact, share):
     return None
 
 
-def cleared(a):
-    """`a` with every transparent pixel's colour set to 0."""
-    a = a.astype(np.int16)
-    a[a[..., 3] == 0] = 0
-    return a
-
-
 def check(exe, draw, folder):
     """The problems of one configuration, as strings."""
     def run(*args):
@@ -159,7 +150,7 @@ def check(exe, draw, folder):
             if differ:
                 problems.append(f"{name}: timeline frame {differ[0][0]}: {differ[0][1]} ({len(differ)} frames)")
             continue
-        differ = [i for i, (a, b) in enumerate(zip(decoded, exact)) if not np.array_equal(cleared(a), cleared(b))]
+        differ = [i for i, (a, b) in enumerate(zip(decoded, exact)) if not np.array_equal(transparent_check.clear_transparent(a), transparent_check.clear_transparent(b))]
         if differ:
             problems.append(f"{name}: timeline frames {differ[:5]} of {len(frames)} differ")
     gifs = [folder / "g1.gif", folder / "g2.gif"]
@@ -191,9 +182,7 @@ def check(exe, draw, folder):
 
 def main():
     exe, seconds, seed = binary_seconds_seed(TOOL, sys.argv[1:], 120)
-    suite = sorted(p for p in PNGSUITE.glob("*.png") if not p.name.startswith("x")) if PNGSUITE.is_dir() else []
-    if not suite:
-        print(f"{TOOL}: {PNGSUITE} is absent: the sample banners alone", file=sys.stderr)
+    suite = [p for p in pngsuite_images(TOOL, "the sample banners alone") if not p.name.startswith("x")]
     rng, gif_rng = random.Random(seed), random.Random(seed + 1_000_000)
     count = failed = 0
     start = time.monotonic()
