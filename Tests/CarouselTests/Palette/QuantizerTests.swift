@@ -1178,6 +1178,28 @@ struct QuantizerTests {
         #expect(DitherMask.undithered(vertical, curve: 0).allSatisfy { $0 })
     }
 
+    /// The edge grows as the palette shrinks (10 at 256 colours, 80 at 32): fine grain, two
+    /// levels of noise a channel, is texture for 256 colours and dithered for 32, while coarse
+    /// texture stays undithered at 32 too.
+    @Test func ditherMaskEdgeFollowsThePaletteSize() {
+        #expect([256, 128, 64, 32, 2].map { DitherMask.edge(colors: $0) } == [10, 20, 40, 80, 1280])
+        #expect(DitherMask.edge(colors: 1) == 1280 && DitherMask.edge(colors: 300) == 10)
+        let w = 64, h = 16
+        let grain = QuantizerTests.picture(width: w, height: h, seed: 5) { x, y, random in
+            func level(_ base: Int, _ bits: UInt32) -> UInt8 { UInt8(base + Int(bits % 5) - 2) }
+            return RGBA(r: level(60 + 2 * x, random >> 8), g: level(140 - x + y, random >> 16), b: level(40 + 3 * y, random >> 24))
+        }
+        let coarse = QuantizerTests.picture(width: w, height: h, seed: 6) { _, _, random in
+            RGBA(r: UInt8(random >> 25), g: UInt8(random >> 18 & 127), b: UInt8(random >> 11 & 127))
+        }
+        func undithered(_ image: RGBAImage, colors: Int) -> Int {
+            DitherMask(image, colors: colors).bits.filter { $0 & 1 != 0 }.count
+        }
+        #expect(undithered(grain, colors: 256) > w * h / 2, "grain is texture at 256 colours")
+        #expect(undithered(grain, colors: 32) < w * h / 10, "and dithered at 32")
+        #expect(undithered(coarse, colors: 32) > w * h * 9 / 10, "coarse texture stays undithered at 32")
+    }
+
     /// The mask is made in bands of rows, one parallel task each: on a picture tall enough for
     /// several bands, with edges across the bands' borders, every flag and the column counts
     /// are those of a pixel-by-pixel comparison with the four neighbours.

@@ -84,7 +84,7 @@ public struct GIFEncoder: AnimationEncoder {
     private func writeWholeFrames(_ plan: FramePlan, to writer: borrowing GIFWriter,
                                   progress: (Int, Int) -> Void) throws(CarouselError) {
         let quantizer = Quantizer(maxColors: colors, dither: dither)
-        let mask = dither == .ordered ? DitherMask(plan.layer) : nil
+        let mask = dither == .ordered ? DitherMask(plan.layer, colors: colors) : nil
         func holds(_ k: Int) -> Bool { !plan.scenes[plan.frames[k].scene].isMoving }
         func undithered(_ k: Int) -> [Bool]? { mask?.cut(x: plan.frames[k].layerX, width: plan.width, height: plan.height) }
         func alone(_ k: Int, _ picture: RGBAImage) -> IndexedFrame {

@@ -75,7 +75,7 @@ struct SceneEncoder: Sendable {
         canvas = keyed ? given ?? FrameCanvas(plan) : nil
         self.colors = colors
         self.dither = dither
-        let mask = dither == .ordered ? DitherMask(plan.layer) : nil
+        let mask = dither == .ordered ? DitherMask(plan.layer, colors: colors) : nil
         let plane = dither.space == .oklab ? OklabPlane(plan.layer) : nil
         self.mask = mask
         self.plane = plane

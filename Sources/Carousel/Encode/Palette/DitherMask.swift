@@ -5,7 +5,8 @@
 /// pixel to pixel: there the pattern adds noise of its own, which the eye and SSIMULACRA2
 /// see, and which costs LZW bytes, while the nearest entry's error is masked by the
 /// picture itself. A pixel is left undithered (mapped to its nearest entry) when a
-/// neighbour differs from it by ``edge`` or more, in 2|dr| + 4|dg| + |db|, and it bends
+/// neighbour differs from it by ``edge`` or more (more for a smaller palette, whose entries
+/// lie further apart: ``edge(colors:)``), in 2|dr| + 4|dg| + |db|, and it bends
 /// away from the line through its neighbours (across or down) by ``curve`` or more: a
 /// smooth gradient, whose neighbours differ by a level or so per channel, or by more but
 /// evenly, stays dithered.
@@ -37,9 +38,10 @@ struct DitherMask: Sendable {
     let width: Int
     let height: Int
 
-    /// The mask of `image` (a strip).
-    init(_ image: RGBAImage) {
-        bits = DitherMask.bits(image)
+    /// The mask of `image` (a strip) for a palette of `colors` entries: its pixels compared
+    /// at ``edge(colors:)``.
+    init(_ image: RGBAImage, colors: Int = 256) {
+        bits = DitherMask.bits(image, edge: DitherMask.edge(colors: colors))
         width = image.width
         height = image.height
     }
@@ -122,6 +124,33 @@ struct DitherMask: Sendable {
     /// | 7 | 1.089 / 1.008 / 1.041 | 88.04 / 79.05 / 80.63 |
     /// | 4 | 1.071 / 0.991 / 0.978 | 86.95 / 78.68 / 72.74 (the gradients band) |
     static let edge: Int32 = 10
+
+    /// ``edge`` for a palette of `colors` entries (2...256): 10 at 256, and as many times more
+    /// as the palette is smaller (20 at 128, 40 at 64, 80 at 32). Texture hides a nearest
+    /// entry's error only where it changes by about as much as the entries lie apart, and
+    /// the fewer the entries, the further apart they lie: at 32 colours, the grain of a
+    /// photograph (a cup's crema, a floor) differs by 10 or more from pixel to pixel but
+    /// lies between entries far more apart, and mapped to its nearest entries it turned to
+    /// flat patches. Measured with `python3 bench/option-sweep.py BIN --every 8 -- OPTIONS
+    /// --colors N` (bytes; SSIMULACRA2 mean against `pngquant N`'s; frames more than 5 below
+    /// pngquant's, and the worst gap), the photographs with `bench/quality-bench.py`'s options,
+    /// an edge of 10 against this one:
+    ///
+    /// | workload, N | edge 10 | scaled |
+    /// |---|---|---|
+    /// | photographs, 32 | 4,010,898; 42.48 (47.48); 38, −34.50 | 4,409,335; 49.36; 4, −6.45 |
+    /// | photographs, 64 | 5,251,699; 60.73 (62.02); 12, −9.81 | 5,528,514; 62.73; 0, −3.94 |
+    /// | sample banners, 32 | 907,274; 62.01 (62.45); 9, −12.91 | 909,594; 62.07; 10, −10.52 |
+    /// | sample banners, 64 | 1,206,649; 74.70 (73.59); 4, −11.18 | 1,205,078; 74.79; 3, −9.50 |
+    /// | gradients, 64 | 7,707,372; 60.44 (58.68); 5, −11.74 | 8,100,693; 61.09; 7, −11.79 |
+    ///
+    /// Every pixel dithered did about as well on the photographs (49.54 with 1 frame more than
+    /// 5 below at 32, at 4,577,689 bytes; 63.36 with 2 at 64) but worse on the sample banners
+    /// at 64 (74.43). docs/behaviour.md (*The dither mask follows the palette's size*) has the
+    /// rest.
+    static func edge(colors: Int) -> Int32 {
+        edge * 256 / Int32(min(256, max(2, colors)))
+    }
 
     /// How far a pixel must bend away from the straight line through its neighbours (the
     /// second difference a - 2b + c across or down, in 2|r| + 4|g| + |b|) to be left
