@@ -24,7 +24,7 @@
 /// counts 4,415 such pixels with the bend test and the runs, against 4,310 with neither,
 /// and with the script `hold 0.3; drag -200 0.3; release; hold 0.5`, 23,886 against 27,159.
 ///
-/// The mask also keeps which pixels differ from a neighbour by ``edge``, bending or not and
+/// The mask also keeps which pixels differ from a neighbour by the edge, bending or not and
 /// in a run or not (bit 1 of ``bits``): the GIF encoder's moving frames count those in
 /// coarser histogram cells, as they did before the bend test (counting only the undithered
 /// ones there put a frame of the gradients' last move 5.5 below pngquant's).
@@ -33,7 +33,8 @@
 /// with the content as it moves.
 struct DitherMask: Sendable {
     /// Per pixel of the picture it was made from, row by row: bit 0 set where the pixel is
-    /// left undithered, bit 1 where it differs from a neighbour by ``edge`` or more.
+    /// left undithered, bit 1 where it differs from a neighbour by the edge or more
+    /// (``edge(colors:)``).
     let bits: [UInt8]
     let width: Int
     let height: Int
@@ -92,7 +93,7 @@ struct DitherMask: Sendable {
 
     /// The undithered flags of columns `x..<x + width` for a picture `height` rows tall, row
     /// by row; rows below the mask's own are dithered. With `differing`, bit 1's flags
-    /// instead: whether each pixel differs from a neighbour by ``edge`` (false below).
+    /// instead: whether each pixel differs from a neighbour by the edge (false below).
     func cut(x: Int, width: Int, height: Int, differing: Bool = false) -> [Bool] {
         let shift: UInt8 = differing ? 1 : 0
         var cut = [Bool](repeating: false, count: width * height)
@@ -126,11 +127,13 @@ struct DitherMask: Sendable {
     static let edge: Int32 = 10
 
     /// ``edge`` for a palette of `colors` entries (2...256): 10 at 256, and as many times more
-    /// as the palette is smaller (20 at 128, 40 at 64, 80 at 32). Texture hides a nearest
+    /// as the palette is smaller, rounded down (2560 / `colors`: still 10 from 234 colours up,
+    /// 20 at 128, 40 at 64, 80 at 32). Bit 1 of ``bits``, whose pixels count in a moving
+    /// frame's coarser histogram cells, follows the same edge. Texture hides a nearest
     /// entry's error only where it changes by about as much as the entries lie apart, and
     /// the fewer the entries, the further apart they lie: at 32 colours, the grain of a
     /// photograph (a cup's crema, a floor) differs by 10 or more from pixel to pixel but
-    /// lies between entries far more apart, and mapped to its nearest entries it turned to
+    /// lies between entries much further apart, and mapped to its nearest entries it turned to
     /// flat patches. Measured with `python3 bench/option-sweep.py BIN --every 8 -- OPTIONS
     /// --colors N` (bytes; SSIMULACRA2 mean against `pngquant N`'s; frames more than 5 below
     /// pngquant's, and the worst gap), the photographs with `bench/quality-bench.py`'s options,
@@ -154,9 +157,9 @@ struct DitherMask: Sendable {
 
     /// How far a pixel must bend away from the straight line through its neighbours (the
     /// second difference a - 2b + c across or down, in 2|r| + 4|g| + |b|) to be left
-    /// undithered when it differs from a neighbour by ``edge``. An axis on which the pixel
-    /// lacks a neighbour (the picture's first and last rows and columns) does not count, as
-    /// if the line went on straight. A steep smooth gradient changes by ``edge`` or more from
+    /// undithered when it differs from a neighbour by the edge (``edge(colors:)``). An axis on
+    /// which the pixel lacks a neighbour (the picture's first and last rows and columns) does
+    /// not count, as if the line went on straight. A steep smooth gradient changes by ``edge`` or more from
     /// pixel to pixel but bends hardly at all, and without dithering it bands: the colour
     /// wheel of scikit-image (`bench/quality-bench.py`'s `others` workload: 371 pixels across,
     /// scaled up to 640x360) changes by 10 or more between neighbours on 29% of its pixels,
