@@ -174,24 +174,9 @@ struct FormatTests {
         let webp = try DecodedWebP(try carousel.data(format: .webp))
         #expect(webp.frames.count == plan.frames.count)
         for (k, frame) in webp.frames.enumerated() where k < plan.frames.count {
-            let exact = carousel.frame(index: plan.frames[k].source)
-            var squares = 0, off = 0
-            for top in stride(from: 0, through: exact.height - 4, by: 4) {
-                for left in stride(from: 0, through: exact.width - 4, by: 4) {
-                    squares += 1
-                    var sums = [0, 0, 0]
-                    for y in top..<(top + 4) {
-                        for x in left..<(left + 4) {
-                            let (a, b) = (frame[x, y], exact[x, y])
-                            sums[0] += Int(a.r) - Int(b.r)
-                            sums[1] += Int(a.g) - Int(b.g)
-                            sums[2] += Int(a.b) - Int(b.b)
-                        }
-                    }
-                    if sums.contains(where: { abs($0) > 24 * 16 }) { off += 1 }
-                }
-            }
-            #expect(off * 25 <= squares, "frame \(k): \(off) of \(squares) squares off")
+            let squares = squareMeanDifferences(frame, carousel.frame(index: plan.frames[k].source)).compactMap { $0 }
+            let off = squares.filter { max(abs($0.r), abs($0.g), abs($0.b)) > 24 }.count
+            #expect(off * 25 <= squares.count, "frame \(k): \(off) of \(squares.count) squares off")
         }
     }
 

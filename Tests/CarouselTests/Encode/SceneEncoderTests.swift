@@ -376,26 +376,9 @@ import Testing
         #expect(shown.count == carousel.plan().timelineFrames)
         var shares: [Double] = []
         for (t, frame) in shown.enumerated() {
-            let exact = carousel.frame(index: t)
-            var off = 0, squares = 0
-            for y in stride(from: 0, through: h - 4, by: 4) {
-                for x in stride(from: 0, through: w - 4, by: 4) {
-                    var sum = (0, 0, 0), opaque = true
-                    for dy in 0..<4 {
-                        for dx in 0..<4 {
-                            let a = exact[x + dx, y + dy], b = frame[x + dx, y + dy]
-                            opaque = opaque && a.a == 255
-                            sum.0 += Int(a.r) - Int(b.r)
-                            sum.1 += Int(a.g) - Int(b.g)
-                            sum.2 += Int(a.b) - Int(b.b)
-                        }
-                    }
-                    guard opaque else { continue }
-                    squares += 1
-                    if Double(abs(sum.0) + abs(sum.1) + abs(sum.2)) / 48 > 6 { off += 1 }
-                }
-            }
-            shares.append(Double(off) / Double(max(1, squares)))
+            let squares = squareMeanDifferences(frame, carousel.frame(index: t)).compactMap { $0 }
+            let off = squares.filter { (abs($0.r) + abs($0.g) + abs($0.b)) / 3 > 6 }.count
+            shares.append(Double(off) / Double(max(1, squares.count)))
         }
         let worst = shares.max() ?? 1, mean = shares.reduce(0, +) / Double(max(1, shares.count))
         #expect(worst <= 0.10 && mean <= 0.05, "squares more than 6 off: at worst \(worst), on average \(mean)")

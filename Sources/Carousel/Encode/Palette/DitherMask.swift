@@ -159,8 +159,8 @@ struct DitherMask: Sendable {
     /// second difference a - 2b + c across or down, in 2|r| + 4|g| + |b|) to be left
     /// undithered when it differs from a neighbour by the edge (``edge(colors:)``). An axis on
     /// which the pixel lacks a neighbour (the picture's first and last rows and columns) does
-    /// not count, as if the line went on straight. A steep smooth gradient changes by ``edge`` or more from
-    /// pixel to pixel but bends hardly at all, and without dithering it bands: the colour
+    /// not count, as if the line went on straight. A steep smooth gradient changes by
+    /// ``edge`` or more from pixel to pixel but bends hardly at all, and without dithering it bands: the colour
     /// wheel of scikit-image (`bench/quality-bench.py`'s `others` workload: 371 pixels across,
     /// scaled up to 640x360) changes by 10 or more between neighbours on 29% of its pixels,
     /// in a speckle that left its moving frames posterized (SSIMULACRA2 36.4 against
