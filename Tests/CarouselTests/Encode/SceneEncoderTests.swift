@@ -334,6 +334,37 @@ import Testing
         }
     }
 
+    /// A rest of few colours, most of its area in a few dozen of them (the steps of a dark
+    /// gradient under anti-aliased text: ``QuantizerTests/concentratedPicture(steps:stepPixels:scattered:seed:)``),
+    /// shows every step exactly: its palette is designed from its exact colours
+    /// (``PaletteDesigner/exactWhereConcentrated``). Of the two rests' pixels whose exact
+    /// colour is a step (14,447 and 14,436), the GIF shows every one exactly; with the rests'
+    /// palettes designed from the cells, 7,930 and 9,989 are off, in the pattern between two
+    /// entries. The limit is 1%.
+    @Test func restsOfFewColoursShowTheirStepsExactly() throws {
+        let (first, steps) = QuantizerTests.concentratedPicture(steps: 60, stepPixels: 240, scattered: 1200, seed: 17)
+        let (second, _) = QuantizerTests.concentratedPicture(steps: 60, stepPixels: 240, scattered: 1200, seed: 18)
+        var options = CarouselOptions()
+        options.size = PixelSize(width: first.width, height: first.height)
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.2; next 0.3; hold 0.2")
+        let carousel = try Carousel(images: [first, second], options: options)
+        let shown = try DecodedGIF([UInt8](carousel.gifData())).timelineFrames(fps: options.fps)
+        let stepSet = Set(steps)
+        for t in [0, shown.count - 1] {
+            let exact = carousel.frame(index: t)
+            var onSteps = 0, off = 0
+            for y in 0..<exact.height {
+                for x in 0..<exact.width where stepSet.contains(exact[x, y]) {
+                    onSteps += 1
+                    if shown[t][x, y] != exact[x, y] { off += 1 }
+                }
+            }
+            #expect(onSteps >= 60 * 200, "the frame shows the steps")
+            #expect(Double(off) <= 0.01 * Double(onSteps), "frame \(t): \(off) of \(onSteps) pixels of the steps off")
+        }
+    }
+
     /// A photograph's fine grain hides a nearest entry's error only where the entries lie
     /// closer than the grain's steps. At 32 colours they lie far apart, so grainy gradients
     /// (noise of −2 to 2 levels a channel over colours that change across and down, as a

@@ -1132,9 +1132,10 @@ struct SceneEncoder: Sendable {
         let compact = dither == .none
         let refinements = compact ? PaletteDesigner.defaultRefinements
             : (moving ? SceneEncoder.moveRefinements : SceneEncoder.holdRefinements)
-        let (palette, exact) = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
-                                               refinements: refinements, weights: dither.weights, space: dither.space)
-            .design(designInput, reserved: overlayReservations, counts: counts)
+        var designer = PaletteDesigner(maxColors: SceneEncoder.pictureColors(colors, halved: moving && compact),
+                                       refinements: refinements, weights: dither.weights, space: dither.space)
+        designer.exactWhereConcentrated = !moving
+        let (palette, exact) = designer.design(designInput, reserved: overlayReservations, counts: counts)
         let mapper = ColorMapper(palette: palette, dither: dither, exact: exact)
         let indices = Quantizer.map(region, mapper: mapper, dither: exact ? .none : dither,
                                     transparentIndex: keyed ? mapper.palette.count : nil,
