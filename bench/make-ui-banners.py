@@ -14,7 +14,8 @@ to a few thousand colours of a few pixels each.
 The text is drawn with the font Pillow carries (`ImageFont.load_default(size=...)`,
 Pillow 10.1 or later, with FreeType), so no system font is needed; its pixels follow the
 FreeType of the Pillow build, so they may differ between Pillow versions. Each image is
-listed on stderr with the SHA-256 of its pixels. Needs numpy and Pillow.
+listed on stderr with the first 16 hex digits of the SHA-256 of its pixels, and its path
+on stdout. Needs numpy and Pillow.
 
 Use them with any checker, e.g. `python3 bench/option-sweep.py BIN --every 4 --
 bench/.cache/ui/*.png` (the sample banners' defaults otherwise).
@@ -24,6 +25,8 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from benchmodules import usage
 
 BENCH = Path(__file__).resolve().parent
 W, H = 750, 420
@@ -38,6 +41,10 @@ BODY = ["Stay on task with gentle reminders and", "weekly reports of where your 
         "Sync across iPhone, iPad and Mac."]
 ROWS = ["Morning run", "Read 20 pages", "Call Anna", "Groceries", "Plan week", "Stretch", "Journal"]
 DOTS = [(255, 69, 58), (255, 159, 10), (48, 209, 88), (10, 132, 255), (191, 90, 242)]
+
+
+def log(message):
+    print(f"[ui] {message}", file=sys.stderr, flush=True)
 
 
 def font(size):
@@ -80,18 +87,24 @@ def banner(k):
     return image
 
 
-def main(argv):
-    if len(argv) > 1 or (argv and argv[0].startswith("-")):
-        print("usage: make-ui-banners.py [OUT_DIR]", file=sys.stderr)
-        return 64
-    out = Path(argv[0]) if argv else BENCH / ".cache" / "ui"
+def make(out):
+    """Writes the banners to folder `out`; returns their paths."""
     out.mkdir(parents=True, exist_ok=True)
+    paths = []
     for k in range(len(THEMES)):
         image = banner(k)
         path = out / f"ui-{k + 1}.png"
         image.save(path)
-        digest = hashlib.sha256(image.tobytes()).hexdigest()
-        print(f"[ui] {path} {image.width}x{image.height} pixels sha256 {digest}", file=sys.stderr)
+        log(f"{path.name}: {image.width}x{image.height}, pixels sha256 {hashlib.sha256(image.tobytes()).hexdigest()[:16]}")
+        paths.append(path)
+    return paths
+
+
+def main(argv):
+    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+        usage("make-ui-banners", "usage: make-ui-banners.py [OUT_DIR]")
+    for path in make(Path(argv[0]) if argv else BENCH / ".cache" / "ui"):
+        print(path)
     return 0
 
 

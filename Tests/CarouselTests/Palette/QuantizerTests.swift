@@ -600,26 +600,6 @@ struct QuantizerTests {
         #expect(withDot.first == RGBA(r: 255, g: 0, b: 0) && Set(withDot).count >= 190)
     }
 
-    /// A banner-like picture: `steps` steps of a dark gradient a level apart in each channel
-    /// (the background), each `stepPixels` pixels, and `scattered` pixels of text
-    /// anti-aliased onto it (a step blended with white, blue or red by a random weight).
-    /// Returns the picture and its steps.
-    static func concentratedPicture(steps: Int, stepPixels: Int, scattered: Int, seed: UInt64 = 17) -> (RGBAImage, [RGBA]) {
-        let colours = (0..<steps).map { (k: Int) -> RGBA in RGBA(r: UInt8(20 + k), g: UInt8(22 + k), b: UInt8(30 + k)) }
-        var pixels: [RGBA] = colours.flatMap { repeatElement($0, count: stepPixels) }
-        var random = SeededRandom(seed: seed)
-        let inks = [RGBA(r: 255, g: 255, b: 255), RGBA(r: 10, g: 132, b: 255), RGBA(r: 255, g: 69, b: 58)]
-        for _ in 0..<scattered {
-            let v = random.next() >> 32
-            let step = colours[Int(v % UInt64(steps))], alpha = Int((v >> 8) % 256), ink = inks[Int((v >> 16) % 3)]
-            func blend(_ c: UInt8, _ i: UInt8) -> UInt8 { UInt8((Int(c) * (255 - alpha) + Int(i) * alpha + 127) / 255) }
-            pixels.append(RGBA(r: blend(step.r, ink.r), g: blend(step.g, ink.g), b: blend(step.b, ink.b)))
-        }
-        let width = 256, height = (pixels.count + width - 1) / width
-        pixels += repeatElement(colours[0], count: width * height - pixels.count)
-        return (RGBAImage(width: width, height: height, pixels: pixels.flatMap { [$0.r, $0.g, $0.b, $0.a] }), colours)
-    }
-
     /// A picture of few colours, nearly all of its pixels in fewer colours than the palette
     /// has entries, is designed from its exact colours where the designer is asked to
     /// (``PaletteDesigner/exactWhereConcentrated``, as the GIF encoder asks for rests): 60
@@ -637,14 +617,15 @@ struct QuantizerTests {
             designer.exactWhereConcentrated = concentrated
             return designer.design(image).palette
         }
-        let (image, steps) = Self.concentratedPicture(steps: 60, stepPixels: 240, scattered: 1200)
+        let (image, steps) = concentratedPicture(steps: 60, stepPixels: 240, scattered: 1200)
         #expect(Histogram(image).bins.count >= 256, "too many cells for the exact path of few cells")
         let exact = Set(design(image, concentrated: true)), cells = Set(design(image, concentrated: false))
         #expect(steps.filter(exact.contains).count == 60, "exact: \(steps.filter(exact.contains).count) of 60 steps exact")
         #expect(steps.filter(cells.contains).count < 30, "cells: \(steps.filter(cells.contains).count) of 60 steps exact")
         for (stepPixels, scattered, what) in [(4000, 9000, "too many colours"), (240, 4000, "the steps hold too small a share")] {
-            let (other, _) = Self.concentratedPicture(steps: 60, stepPixels: stepPixels, scattered: scattered)
-            #expect(design(other, concentrated: true) == design(other, concentrated: false), "\(what)")
+            let (other, _) = concentratedPicture(steps: 60, stepPixels: stepPixels, scattered: scattered)
+            let same = design(other, concentrated: true) == design(other, concentrated: false)
+            #expect(same, "\(what): the palettes differ")
         }
     }
 

@@ -20,8 +20,9 @@ import Foundation
 ///    share a group (``clearedGroupSpread``). A group's region is the part of the layer
 ///    its frames show.
 /// 3. **Palette and mapping, once per group.** A palette is designed
-///    for the region (exact when it has few colours), with the overlay colours, the
-///    background below the layer and a transparent entry reserved; then the whole region
+///    for the region (exact when it has few colours; a rest's from its exact colours
+///    where most of its pixels lie in as many as the palette designs), with the overlay
+///    colours, the background below the layer and a transparent entry reserved; then the whole region
 ///    is mapped to indices once, with the dither pattern fixed to the layer, so it
 ///    travels with the content. A frame is a crop of those indices. A dithered moving
 ///    frame's palette is designed for the pixels it draws, and the pixels it leaves

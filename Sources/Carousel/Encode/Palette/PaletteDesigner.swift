@@ -12,8 +12,9 @@ import Foundation
 ///
 /// Works on a 6-bit-per-channel histogram (with a bin per grey level) that keeps each
 /// cell's mean colour, so the cost depends on the number of distinct cells rather than
-/// pixels; where the pixels fill fewer bins than the palette has entries to design, on
-/// their exact colours (`Histogram(exactColorsOf:)`).
+/// pixels; where the pixels fill fewer bins than the palette has entries to design, and
+/// for a rest of few colours most of whose pixels lie in as many colours as the palette
+/// designs (``exactWhereConcentrated``), on their exact colours (`Histogram(exactColorsOf:)`).
 public struct PaletteDesigner: Sendable {
     /// How many entries the palette may have in all (reserved ones included).
     public let maxColors: Int
@@ -72,26 +73,19 @@ public struct PaletteDesigner: Sendable {
     /// thousand to a few thousand colours, most of its area in a few dozen: the steps of the
     /// gradient and the fills. Its histogram's cells (6 bits a channel) merge steps a level
     /// or two apart, so their entries lie between them and every step is dithered, a pattern
-    /// over the whole background, where `pngquant 256` keeps each step exact. On the five
-    /// banners of `bench/make-ui-banners.py`, held as the sample banners are, the rests
-    /// scored SSIMULACRA2 93.44, 93.92, 94.15, 93.47 and 92.37 against pngquant's 94.28,
-    /// 95.72, 95.15, 93.94 and 96.74; with this 94.27, 95.71, 93.96, 93.47 and 96.89 (the
-    /// fourth, of 5,814 colours, is left to the cells; docs/behaviour.md, *Rests of few
-    /// colours, designed from them*).
+    /// over the whole background, where `pngquant 256` keeps each step exact. The banners of
+    /// `bench/make-ui-banners.py` and the two limits are measured in docs/behaviour.md,
+    /// *Rests of few colours, designed from them*.
     var exactWhereConcentrated = false
 
-    /// The most colours a picture may have for ``exactWhereConcentrated``. With up to 16,384
-    /// the fourth banner above went to its exact colours and scored 92.57 against 93.46 (an
-    /// earlier drawing of the banners), and the sample banners' rests (5,000 to 11,000
-    /// colours, the 255 most used holding a third to a half of the pixels) lost a little:
-    /// their rests' mean 89.83 against 89.87.
+    /// The most colours a picture may have for ``exactWhereConcentrated``: a banner of 5,814
+    /// colours scored lower from its exact colours than from the cells.
     static let concentratedColors = 4096
 
     /// The share of a picture's pixels (as counted) that its most used colours, as many as
-    /// the palette designs, must hold for ``exactWhereConcentrated``, in percent. A smooth
-    /// gradient of a few hundred colours (the benchmark's linear and radial gradients, side
-    /// by side in the peek layout) spreads its pixels evenly; designed from its colours, the
-    /// gradients' rests scored 84.36 against 84.41.
+    /// the palette designs, must hold for ``exactWhereConcentrated``, in percent: a smooth
+    /// gradient of a few hundred colours spreads its pixels evenly, and scored lower from
+    /// its exact colours.
     static let concentratedShare = 85.0
 
     /// A designer for at most `maxColors` entries (2...256).
@@ -123,8 +117,11 @@ public struct PaletteDesigner: Sendable {
         // At least one entry is always designed from the image; reservations give way first.
         let reserved = Array(reserved.prefix(max(0, maxColors - 1)))
         let slots = maxColors - reserved.count
-        if let exact = Quantizer.distinctColors(image, limit: slots) {
-            return (reserved + exact.filter { !reserved.contains($0) }, true)
+        // The colours, counted up to the most a rest of few colours may have when one is
+        // looked for, else up to the entries: nil past that.
+        let colours = Quantizer.distinctColors(image, limit: exactWhereConcentrated ? PaletteDesigner.concentratedColors : slots)
+        if let colours, colours.count <= slots {
+            return (reserved + colours.filter { !reserved.contains($0) }, true)
         }
         var histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
         // Fewer bins than entries (a picture of one hue fills few of them): designed from the
@@ -139,11 +136,12 @@ public struct PaletteDesigner: Sendable {
         // `bench/quality-probe.py gradients`, without the bend test); with the bend test, the
         // sample banners' and the photographs' GIFs came out the same bytes with this and
         // without.
-        if histogram.bins.count < slots {
-            histogram = Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts)
-        } else if exactWhereConcentrated, Quantizer.distinctColors(image, limit: PaletteDesigner.concentratedColors) != nil {
+        // A rest of few colours (``exactWhereConcentrated``) takes them where as many as the
+        // palette designs hold nearly all of its pixels.
+        let fewCells = histogram.bins.count < slots
+        if fewCells || colours != nil {
             let exact = Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts)
-            if exact.share(ofHeaviest: slots) * 100 >= PaletteDesigner.concentratedShare { histogram = exact }
+            if fewCells || exact.share(ofHeaviest: slots) * 100 >= PaletteDesigner.concentratedShare { histogram = exact }
         }
         var palette = histogram.medianCut(colors: slots)
         var assignment: [UInt8] = []
@@ -275,9 +273,10 @@ struct Histogram {
 
     /// A histogram whose bins are the image's colours themselves (alpha >= 128), each with its
     /// count (weighted by `counts` as in ``init(_:weights:space:counts:coarse:)``), in colour
-    /// order. For pixels whose cells are fewer than the entries wanted: a picture of one hue
+    /// order. For pixels whose cells are fewer than the entries wanted (a picture of one hue
     /// fills about 64 of them, so a palette designed from them has about 64 distinct
-    /// entries, where its colours could have as many as the palette holds. Each used cell
+    /// entries, where its colours could have as many as the palette holds), and for a rest
+    /// of few colours (``PaletteDesigner/exactWhereConcentrated``). Each used cell
     /// keeps the counts of its 64 colours (the low 2 bits of each channel), so the pass costs
     /// what the cells' pass costs.
     init(exactColorsOf image: RGBAImage, weights: ChannelWeights = .rgb, space: ColorSpace = .rgb, counts: [UInt8]? = nil) {
