@@ -335,8 +335,9 @@ import Testing
     }
 
     /// A rest of few colours, most of its area in a few dozen of them (the steps of a dark
-    /// gradient under anti-aliased text: `concentratedPicture(steps:stepPixels:scattered:seed:)` in CarouselTestSupport),
-    /// shows every step exactly: its palette is designed from its exact colours
+    /// gradient under anti-aliased text: CarouselTestSupport's
+    /// `concentratedPicture(steps:stepPixels:scattered:seed:)`), shows every step exactly:
+    /// its palette is designed from its exact colours
     /// (``PaletteDesigner/exactWhereConcentrated``). Of the two rests' pixels whose exact
     /// colour is a step (14,447 and 14,436; with page dots, whose colours are reserved
     /// entries, 14,327 and 14,316), the GIF shows every one exactly; with the rests' palettes

@@ -22,8 +22,8 @@ import Foundation
 /// 3. **Palette and mapping, once per group.** A palette is designed
 ///    for the region (exact when it has few colours; a rest's from its exact colours
 ///    where most of its pixels lie in as many as the palette designs), with the overlay
-///    colours, the background below the layer and a transparent entry reserved; then the whole region
-///    is mapped to indices once, with the dither pattern fixed to the layer, so it
+///    colours, the background below the layer and a transparent entry reserved; then the
+///    whole region is mapped to indices once, with the dither pattern fixed to the layer, so it
 ///    travels with the content. A frame is a crop of those indices. A dithered moving
 ///    frame's palette is designed for the pixels it draws, and the pixels it leaves
 ///    for the next rest take that rest's indices where the rest's colours they show are
