@@ -14,7 +14,7 @@ import Foundation
 /// cell's mean colour, so the cost depends on the number of distinct cells rather than
 /// pixels; where the pixels fill fewer bins than the palette has entries to design, and
 /// for a rest of few colours most of whose pixels lie in as many colours as the palette
-/// designs (``exactWhereConcentrated``), on their exact colours (`Histogram(exactColorsOf:)`).
+/// designs (`exactWhereConcentrated`), on their exact colours (`Histogram(exactColorsOf:)`).
 public struct PaletteDesigner: Sendable {
     /// How many entries the palette may have in all (reserved ones included).
     public let maxColors: Int
