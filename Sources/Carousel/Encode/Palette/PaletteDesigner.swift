@@ -123,25 +123,30 @@ public struct PaletteDesigner: Sendable {
         if let colours, colours.count <= slots {
             return (reserved + colours.filter { !reserved.contains($0) }, true)
         }
-        var histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
-        // Fewer bins than entries (a picture of one hue fills few of them): designed from the
-        // exact colours, every entry can serve. Measured before the grey bins, which now give
-        // a grey picture's levels bins of their own: on `bench/quality-bench.py`'s `others`
-        // workload a grey photograph's hold scored SSIMULACRA2 92.1 where pngquant's, exact,
-        // scores 100, and the moves into it and out of it fell up to 8.6 below pngquant's;
-        // with this and the dither mask's bend test, 97.8 and none more than 5 below
-        // (`bench/quality-probe.py others`, `bench/every-move.py others`). The gradients, whose
-        // smooth pictures fill few cells too, grew 2.5% (14,408,965 to 14,771,563 bytes at
-        // 82.41 against 82.33, the worst frame 2.5 below pngquant's against 2.8,
-        // `bench/quality-probe.py gradients`, without the bend test); with the bend test, the
-        // sample banners' and the photographs' GIFs came out the same bytes with this and
-        // without.
-        // A rest of few colours (``exactWhereConcentrated``) takes them where as many as the
-        // palette designs hold nearly all of its pixels.
-        let fewCells = histogram.bins.count < slots
-        if fewCells || colours != nil {
-            let exact = Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts)
-            if fewCells || exact.share(ofHeaviest: slots) * 100 >= PaletteDesigner.concentratedShare { histogram = exact }
+        // A rest of few colours (``exactWhereConcentrated``: only then is `colours` left here)
+        // takes them where as many as the palette designs hold nearly all of its pixels, and
+        // needs no cells.
+        let exact = colours.map { _ in Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts) }
+        var histogram: Histogram
+        if let exact, exact.share(ofHeaviest: slots) * 100 >= PaletteDesigner.concentratedShare {
+            histogram = exact
+        } else {
+            histogram = Histogram(image, weights: weights, space: space, counts: counts, coarse: coarse)
+            // Fewer bins than entries (a picture of one hue fills few of them): designed from the
+            // exact colours, every entry can serve. Measured before the grey bins, which now give
+            // a grey picture's levels bins of their own: on `bench/quality-bench.py`'s `others`
+            // workload a grey photograph's hold scored SSIMULACRA2 92.1 where pngquant's, exact,
+            // scores 100, and the moves into it and out of it fell up to 8.6 below pngquant's;
+            // with this and the dither mask's bend test, 97.8 and none more than 5 below
+            // (`bench/quality-probe.py others`, `bench/every-move.py others`). The gradients, whose
+            // smooth pictures fill few cells too, grew 2.5% (14,408,965 to 14,771,563 bytes at
+            // 82.41 against 82.33, the worst frame 2.5 below pngquant's against 2.8,
+            // `bench/quality-probe.py gradients`, without the bend test); with the bend test, the
+            // sample banners' and the photographs' GIFs came out the same bytes with this and
+            // without.
+            if histogram.bins.count < slots {
+                histogram = exact ?? Histogram(exactColorsOf: image, weights: weights, space: space, counts: counts)
+            }
         }
         var palette = histogram.medianCut(colors: slots)
         var assignment: [UInt8] = []
