@@ -101,9 +101,15 @@ def make(out):
 
 
 def main(argv):
-    if len(argv) > 1 or (argv and argv[0].startswith("-")):
+    if len(argv) > 1 or (argv and (not argv[0] or argv[0].startswith("-"))):
         usage("make-ui-banners", "usage: make-ui-banners.py [OUT_DIR]")
-    for path in make(Path(argv[0]) if argv else BENCH / ".cache" / "ui"):
+    out = Path(argv[0]) if argv else BENCH / ".cache" / "ui"
+    try:
+        paths = make(out)
+    except OSError as error:
+        print(f"make-ui-banners: {out}: {error.strerror or error}", file=sys.stderr)
+        return 1
+    for path in paths:
         print(path)
     return 0
 
