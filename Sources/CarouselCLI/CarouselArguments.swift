@@ -127,10 +127,19 @@ struct CarouselArguments: ParsableArguments {
     }
 }
 
-extension Alignment: ExpressibleByArgument {}
-extension FitMode: ExpressibleByArgument {}
-extension DotsPlacement: ExpressibleByArgument {}
-extension DotsSwitch: ExpressibleByArgument {}
-extension Dither: ExpressibleByArgument {}
-extension TouchesMode: ExpressibleByArgument {}
-extension OutputFormat: ExpressibleByArgument {}
+/// An enumerated option, typed for `--help` and shell completion, whose value is read as the
+/// option table reads every value (`CarouselOptions.set(_:to:context:)`): the spaces and tabs
+/// at either end dropped.
+protocol OptionChoice: ExpressibleByArgument, RawRepresentable<String> {}
+
+extension OptionChoice {
+    public init?(argument: String) { self.init(rawValue: argument.trimmingSpaces) }
+}
+
+extension Alignment: OptionChoice {}
+extension FitMode: OptionChoice {}
+extension DotsPlacement: OptionChoice {}
+extension DotsSwitch: OptionChoice {}
+extension Dither: OptionChoice {}
+extension TouchesMode: OptionChoice {}
+extension OutputFormat: OptionChoice {}

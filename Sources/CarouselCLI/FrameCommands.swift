@@ -22,6 +22,8 @@ struct Frame: ParsableCommand {
         let start = Date()
         try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
+        // Spaces around it dropped, as the option table drops them (`CarouselOptions.set`).
+        let at = at.trimmingSpaces
         guard let time = MediaTime(parsing: at) else {
             throw CLIError.usage("--at: \(MediaTime.refusal(at)), got \"\(at)\"")
         }

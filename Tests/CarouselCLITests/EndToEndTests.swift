@@ -182,6 +182,9 @@ struct EndToEndTests {
         #expect(names == (0..<8).map { String(format: "frame-%05d.png", $0) } + ["frames.json"])
         #expect(try CLI.run(["frame"] + common + ["--at", "0.45", "-o", "f4.png"], in: w.url).status == 0)
         #expect(w.data("f4.png").map { try? PNGCodec.decode($0) } == w.data("out/frame-00004.png").map { try? PNGCodec.decode($0) })
+        // Spaces around the time are dropped, as around every option's value.
+        #expect(try CLI.run(["frame"] + common + ["--at", " 450ms\t", "-o", "f4b.png"], in: w.url).status == 0)
+        #expect(w.data("f4b.png") == w.data("f4.png"))
         // A second run replaces the old frames folder; a folder with other files is refused.
         #expect(try CLI.run(["frames"] + common + ["-o", "out"], in: w.url).status == 0)
         let refused = try CLI.run(["frames"] + common + ["-o", "imgs"], in: w.url)

@@ -33,6 +33,23 @@ struct ParsingTests {
         #expect(o.loop == .plays(3) && o.colors == 64 && o.dither == .diffusion)
     }
 
+    /// Spaces and tabs around a flag's value are dropped, enumerated options' included, as the
+    /// option table drops them (`frame --at`: EndToEndTests).
+    @Test func spacesAroundValuesAreDropped() throws {
+        let values = ["--size", "375x211", "--item-width", "343", "--spacing", "8", "--align", "start", "--clones", "3",
+                      "--fit", "fit", "--background", "#102030", "--script", "hold 1; next", "--hold", "1.5",
+                      "--duration", "0.5", "--easing", "ease-out", "--fps", "30", "--dots", "footer",
+                      "--dots-switch", "end", "--dot-size", "6", "--dot-gap", "4", "--dot-color", "#11223344",
+                      "--dot-current-color", "#FF0000", "--loop", "3", "--colors", "64", "--dither", "diffusion",
+                      "--touches", "none", "--touch-size", "30", "--touch-color", "#FF000080"]
+        let padded = values.map { $0.hasPrefix("--") ? $0 : " \t\($0) " }
+        let plain = try options(["render"] + values), spaced = try options(["render"] + padded)
+        #expect(plain == spaced)
+        #expect(spaced.size == PixelSize(width: 375, height: 211) && spaced.align == .start && spaced.dither == .diffusion)
+        let format = try #require(try CarouselCommand.parseAsRoot(["render", "--format", " webp ", "-o", "x.webp"]) as? Render)
+        #expect(format.arguments.format == .webp)
+    }
+
     /// Usage errors: exit 64 and one line naming the option.
     @Test(arguments: [
         (["render", "--fps", "60"], "--fps: must be 1...50, got 60"),

@@ -5,15 +5,20 @@ import Foundation
 #endif
 
 extension CarouselOptions {
-    /// Sets option `key` from `value`, parsing text the way the command line and the
+    /// Sets option `key` from `given`, parsing text the way the command line and the
     /// config file both write it, then checks its range.
     ///
     /// Throws ``CarouselError/invalidOption(key:reason:)`` for a value that does not
     /// parse or is out of range, ``CarouselError/script(source:step:line:text:reason:)``
     /// for a bad script, and ``CarouselError/input(_:_:)`` for an unreadable script file.
     /// `quiet` is accepted and ignored: it concerns the command line's output only.
-    public mutating func set(_ key: OptionKey, to value: OptionValue,
+    ///
+    /// Spaces and tabs at either end of a text value are dropped (`--fps " 25"`, `"size":
+    /// "375x211 "`: a slip of quoting), except in a script file's name, where they may
+    /// belong to the name.
+    public mutating func set(_ key: OptionKey, to given: OptionValue,
                              context: OptionContext = OptionContext()) throws(CarouselError) {
+        let value = if case .text(let s) = given, key != .scriptFile { OptionValue.text(s.trimmingSpaces) } else { given }
         func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(value)") }
         func text() throws(CarouselError) -> String {
             guard case .text(let s) = value else { throw invalid() }
@@ -30,8 +35,7 @@ extension CarouselOptions {
                 guard d.isFinite, d == d.rounded() else { throw invalid() }
                 if let n = Int(exactly: d) { return n }
                 beyond = (d < 0 ? .min : .max, String(d))
-            case .text(let s):
-                let t = s.trimmingSpaces
+            case .text(let t):
                 if let n = Int(t) { return n }
                 let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
                 guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { throw invalid() }
@@ -45,7 +49,7 @@ extension CarouselOptions {
             case .integer(let n): return Double(n)
             case .number(let d): return d
             case .text(let s):
-                guard let d = Double(s.trimmingSpaces), d.isFinite else { throw invalid() }
+                guard let d = Double(s), d.isFinite else { throw invalid() }
                 return d
             case .boolean: throw invalid()
             }

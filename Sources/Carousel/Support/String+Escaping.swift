@@ -22,7 +22,7 @@ extension StringProtocol {
     /// The text without the spaces and tabs at either end: the Unicode scalars of general
     /// category Zs and U+0009, what Foundation's `CharacterSet.whitespaces` holds. Line
     /// breaks and combining marks stay.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         func isSpace(_ u: Unicode.Scalar) -> Bool { u == "\t" || u.properties.generalCategory == .spaceSeparator }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }),

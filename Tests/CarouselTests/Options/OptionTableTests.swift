@@ -38,6 +38,30 @@ struct OptionTableTests {
         }
     }
 
+    /// Spaces and tabs around a value, a slip of quoting (`--size " 375x211"`), are dropped for
+    /// every option alike, but not from a script file's name.
+    @Test func spacesAroundAValueAreDropped() throws {
+        for key in OptionKey.allCases where key != .scriptFile && key != .quiet {
+            let written = Self.sample[key]!.replacingOccurrences(of: "\"", with: "")
+            var plain = CarouselOptions(), padded = CarouselOptions()
+            try plain.set(key, to: .text(written))
+            try padded.set(key, to: .text(" \t\(written)\u{00A0} "))
+            #expect(plain == padded, "\(key)")
+        }
+        var options = CarouselOptions()
+        #expect(throws: CarouselError.invalidOption(key: .size, reason: "expected \(OptionKey.size.expects), got \"375 x211\"")) {
+            try options.set(.size, to: .text(" 375 x211 "))
+        }
+        let folder = TestPaths.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("hold 2; next".utf8).write(to: folder.appendingPathComponent("s.txt"))
+        try options.set(.scriptFile, to: .text("s.txt"), context: OptionContext(folder: folder.path))
+        #expect(options.script?.entries.count == 2)
+        #expect(throws: CarouselError.self) {
+            try options.set(.scriptFile, to: .text(" s.txt"), context: OptionContext(folder: folder.path))
+        }
+    }
+
     /// The library names an option by its key's Swift name, never a flag.
     @Test func libraryErrorsNameTheKey() {
         var options = CarouselOptions()
