@@ -63,8 +63,10 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// A file's name as the line shows it: an empty name (an empty argument, `""` in a shell)
-    /// as `"" (an empty name)`, which a bare empty string at the start of the line would hide.
+    /// as `"" (an empty name)`, which a bare empty string at the start of the line would hide,
+    /// and a name with spaces or tabs at either end in quotes (`" s.txt"`), which option values
+    /// drop but file names keep.
     private static func shown(_ path: String) -> String {
-        path.isEmpty ? "\"\" (an empty name)" : path
+        path.isEmpty ? "\"\" (an empty name)" : path.trimmingSpaces != path ? "\"\(path)\"" : path
     }
 }

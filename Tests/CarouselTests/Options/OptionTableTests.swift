@@ -107,7 +107,8 @@ struct OptionTableTests {
         }
     }
 
-    /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon.
+    /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon, and
+    /// one with spaces at either end in quotes.
     @Test func emptyNamesAreShown() {
         #expect(throws: CarouselError.input("", "no such file or folder")) { try ImageInputs.resolve([""]) }
         #expect(CarouselError.input("", "no such file or folder").description == "\"\" (an empty name): no such file or folder")
@@ -116,6 +117,8 @@ struct OptionTableTests {
             == "\"\" (an empty name): key \"fps\": unknown key")
         #expect(CarouselError.output("", "cannot write").description == "\"\" (an empty name): cannot write")
         #expect(CarouselError.input("a.png", "no such file or folder").description == "a.png: no such file or folder")
+        #expect(CarouselError.input(" a.png\t", "no such file or folder").description == "\" a.png\\t\": no such file or folder")
+        #expect(CarouselError.output("a b.gif", "cannot write").description == "a b.gif: cannot write")
     }
 
     /// `{"fps": 60}` names the file and the key, and no flag.
