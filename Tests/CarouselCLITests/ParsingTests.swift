@@ -66,6 +66,10 @@ struct ParsingTests {
         (["render", "--duration", "1e-308"], "--duration: expected seconds written 2, 1.5s or 300ms, got \"1e-308\""),
         (["frame", "--at", "1e-3", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
         (["frame", "--at", "4000", "-o", "x.png"], "--at: must be 0 to 3600 seconds, got \"4000\""),
+        // A value of spaces alone is shown as typed, not as the nothing trimming leaves.
+        (["frame", "--at", "  ", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"  \""),
+        (["render", "--fps", " \t"], "--fps: expected a whole number, got \" \\t\""),
+        (["render", "--hold", "  "], "--hold: expected seconds written 2, 1.5s or 300ms, got \"  \""),
         (["render", "--easing", "bounce"], "--easing: expected \(Easing.accepted), got \"bounce\""),
         (["render", "--hold", "0", "--duration", "0", "--script", "autoplay 1000000000"],
          "--hold: is 0 s and so is duration, so \"autoplay 1000000000\" (step 1 of --script) would last no time"),

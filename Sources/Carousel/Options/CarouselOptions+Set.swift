@@ -19,7 +19,9 @@ extension CarouselOptions {
     public mutating func set(_ key: OptionKey, to given: OptionValue,
                              context: OptionContext = OptionContext()) throws(CarouselError) {
         let value = if case .text(let s) = given, key != .scriptFile { OptionValue.text(s.trimmingSpaces) } else { given }
-        func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(value)") }
+        // An error shows the value trimmed, or as typed where nothing is left of it (`got "  "`).
+        let shown = if case .text("") = value { given } else { value }
+        func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(shown)") }
         func text() throws(CarouselError) -> String {
             guard case .text(let s) = value else { throw invalid() }
             return s
@@ -59,12 +61,12 @@ extension CarouselOptions {
             case .integer, .number:
                 let seconds = try number()
                 guard let time = MediaTime(seconds: seconds), seconds >= 0 else {
-                    throw .invalidOption(key: key, reason: "\(MediaTime.rangeRefusal), got \(value)")
+                    throw .invalidOption(key: key, reason: "\(MediaTime.rangeRefusal), got \(shown)")
                 }
                 return time
             case .text(let s):
                 guard let time = MediaTime(parsing: s) else {
-                    throw .invalidOption(key: key, reason: "\(MediaTime.refusal(s)), got \(value)")
+                    throw .invalidOption(key: key, reason: "\(MediaTime.refusal(s)), got \(shown)")
                 }
                 return time
             case .boolean: throw invalid()
