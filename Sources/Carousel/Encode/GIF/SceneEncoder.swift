@@ -968,12 +968,21 @@ struct SceneEncoder: Sendable {
             coarse.removeLast(max(0, coarse.count - sampled))
             return (sample, counts, coarse)
         }
+        // The move's last group, whose pixels settle into the rest after it and stay there, is
+        // designed from its exact colours where they are few, as a rest is
+        // (``PaletteDesigner/exactWhereConcentrated``): where its settling colours pass the
+        // share that may be reserved, it draws them itself, and a banner's gradient steps then
+        // kept the cells' entries through the rest (docs/behaviour.md, *A move's last frames
+        // of few colours*).
+        let settlesIntoRest = settling != nil && group.upperBound == sceneFrames(of: group.lowerBound).upperBound
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
             // A palette taken whole leaves nothing to design (the designer would design one
             // entry in place of the last reserved colour).
             if takesWhole { return (reserved, false) }
-            return PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements, weights: dither.weights,
-                            space: dither.space)
+            var designer = PaletteDesigner(maxColors: maxColors, refinements: SceneEncoder.moveRefinements,
+                                           weights: dither.weights, space: dither.space)
+            designer.exactWhereConcentrated = settlesIntoRest
+            return designer
                 .design(RGBAImage(width: collected.sample.count / 4, height: 1, pixels: collected.sample),
                         reserved: reserved, counts: collected.counts, coarse: collected.coarse)
         }

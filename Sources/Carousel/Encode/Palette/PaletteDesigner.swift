@@ -13,8 +13,9 @@ import Foundation
 /// Works on a 6-bit-per-channel histogram (with a bin per grey level) that keeps each
 /// cell's mean colour, so the cost depends on the number of distinct cells rather than
 /// pixels; where the pixels fill fewer bins than the palette has entries to design, and
-/// for a rest of few colours most of whose pixels lie in as many colours as the palette
-/// designs (`exactWhereConcentrated`), on their exact colours (`Histogram(exactColorsOf:)`).
+/// for a picture of few colours most of whose pixels lie in as many colours as the palette
+/// designs where the encoder asks (`exactWhereConcentrated`: a rest, a move's last frames),
+/// on their exact colours (`Histogram(exactColorsOf:)`).
 public struct PaletteDesigner: Sendable {
     /// How many entries the palette may have in all (reserved ones included).
     public let maxColors: Int
@@ -67,7 +68,8 @@ public struct PaletteDesigner: Sendable {
 
     /// Whether a picture of few colours, nearly all of its pixels in as many colours as the
     /// palette designs, is designed from its exact colours (``concentratedColors``,
-    /// ``concentratedShare``). The GIF encoder sets it for rests.
+    /// ``concentratedShare``). The GIF encoder sets it for rests, and for the last frames of a
+    /// move, whose pixels settle into the rest after it and stay there.
     ///
     /// An app banner of flat fills, a gradient behind them and anti-aliased text has a
     /// thousand to a few thousand colours, most of its area in a few dozen: the steps of the
