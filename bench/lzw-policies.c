@@ -17,7 +17,7 @@
 //   last clear;
 // - flexible parsing: a string shorter than the longest match when the string after it is
 //   longer by more than the difference (one step of look-ahead). A standard decoder reads it.
-#include <gif_lib.h>
+#include "lzw-codes.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,15 +37,6 @@ static const Policy policies[] = {
 };
 enum { POLICIES = sizeof policies / sizeof policies[0] };
 
-// The dictionary: (prefix << 8 | pixel) -> code, valid where stamp equals the generation.
-static uint16_t dict[1 << 20];
-static uint32_t stamp[1 << 20], generation = 1;
-#define KEY(code, pixel) (((uint32_t)(code) << 8) | (uint32_t)(pixel))
-
-typedef struct { int minimum, next, bits; long out; } Coder;
-
-static void clear(Coder *c) { c->out += c->bits; generation++; c->next = (1 << c->minimum) + 2; c->bits = c->minimum + 1; }
-static void emit(Coder *c) { c->out += c->bits; if (c->next >= (1 << c->bits) && c->bits < 12) c->bits++; }
 
 // The length of the longest string in the dictionary at px[i] (and its code).
 static int longest(const uint8_t *px, long i, long n, int *code) {
@@ -137,9 +128,8 @@ static long greedy(const uint8_t *px, long n, int minimum, Policy p, long *cost)
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: %s GIF...\n", argv[0]); return 2; }
     for (int a = 1; a < argc; a++) {
-        int error;
-        GifFileType *gif = DGifOpenFileName(argv[a], &error);
-        if (!gif || DGifSlurp(gif) != GIF_OK) { fprintf(stderr, "%s: not a GIF giflib reads\n", argv[a]); return 1; }
+        GifFileType *gif = read_gif(argv[a]);
+        if (!gif) return 1;
         long bytes[POLICIES] = {0}, pixels = 0;
         for (int f = 0; f < gif->ImageCount; f++) {
             SavedImage *image = &gif->SavedImages[f];
@@ -160,7 +150,7 @@ int main(int argc, char **argv) {
         printf("%s: %d images, %ld pixels\n", argv[a], gif->ImageCount, pixels);
         for (int p = 0; p < POLICIES; p++)
             printf("  %-36s %11ld bytes  %.4f\n", policies[p].name, bytes[p], (double)bytes[p] / bytes[0]);
-        DGifCloseFile(gif, &error);
+        DGifCloseFile(gif, NULL);
     }
     return 0;
 }

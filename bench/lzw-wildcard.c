@@ -23,7 +23,7 @@
 // Printed are the bytes of codes each writes (without sub-block length bytes), against
 // greedy's, and the CPU time of each. Each parse is replayed on a second canvas and checked
 // to show the same frame as the GIF; a mismatch is reported and exits 1. Nothing is written.
-#include <gif_lib.h>
+#include "lzw-codes.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,12 +33,6 @@
 enum { OPTIONS = 4, MODES = 4, DEPTH = 64 };
 static const char *names[MODES] = {"greedy", "first hit", "look-ahead start", "look-ahead all"};
 
-static uint16_t dict[1 << 20];
-static uint32_t stamp[1 << 20], generation = 1;
-#define KEY(code, pixel) (((uint32_t)(code) << 8) | (uint32_t)(pixel))
-typedef struct { int minimum, next, bits; long out; } Coder;
-static void clear(Coder *c) { c->out += c->bits; generation++; c->next = (1 << c->minimum) + 2; c->bits = c->minimum + 1; }
-static void emit(Coder *c) { c->out += c->bits; if (c->next >= (1 << c->bits) && c->bits < 12) c->bits++; }
 
 // Each pixel's equivalent indices, the written one first.
 static uint8_t *option, *options;
@@ -99,9 +93,8 @@ static long encode(int mode, long n, int minimum, uint8_t *chosen) {
 int main(int argc, char **argv) {
     if (argc < 2) { fprintf(stderr, "usage: %s GIF...\n", argv[0]); return 2; }
     for (int a = 1; a < argc; a++) {
-        int error;
-        GifFileType *gif = DGifOpenFileName(argv[a], &error);
-        if (!gif || DGifSlurp(gif) != GIF_OK) { fprintf(stderr, "%s: not a GIF giflib reads\n", argv[a]); return 1; }
+        GifFileType *gif = read_gif(argv[a]);
+        if (!gif) return 1;
         long width = gif->SWidth, height = gif->SHeight;
         uint32_t *canvas = calloc(width * height, 4);
         long bytes[MODES] = {0}, pixels = 0, equivalent = 0;
@@ -157,7 +150,7 @@ int main(int argc, char **argv) {
                equivalent, 100.0 * equivalent / pixels);
         for (int m = 0; m < MODES; m++)
             printf("  %-18s %11ld bytes  %.4f  %6.2f s\n", names[m], bytes[m], (double)bytes[m] / bytes[0], seconds[m]);
-        DGifCloseFile(gif, &error);
+        DGifCloseFile(gif, NULL);
         free(canvas);
     }
     return 0;
