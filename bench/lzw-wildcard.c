@@ -21,8 +21,11 @@
 //   string, the one whose string runs furthest.
 //
 // Printed are the bytes of codes each writes (without sub-block length bytes), against
-// greedy's, and the CPU time of each. Each parse is replayed on a second canvas and checked
-// to show the same frame as the GIF; a mismatch is reported and exits 1. Nothing is written.
+// greedy's, and the CPU time of each. Each parse's codes are decoded as a GIF decoder
+// decodes them, and the indices they give are checked to show what the GIF's own show, pixel
+// for pixel; a mismatch is reported and exits 1. Nothing is written. The minimum code size
+// is taken from the size of the image's colour table (as carousel writes it; giflib does not
+// report the one in the file), and an image is coded in the order giflib returns its pixels.
 #include "lzw-codes.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -34,7 +37,11 @@ enum { OPTIONS = 4, MODES = 4, DEPTH = 64 };
 static const char *names[MODES] = {"greedy", "first hit", "look-ahead start", "look-ahead all"};
 
 
-// Each pixel's equivalent indices, the written one first.
+// The codes of the last parse, clear and end codes included, for decoding it again.
+static int32_t *codes;
+static long code_count;
+
+// Each pixel's equivalent indices, the written one first (at most OPTIONS).
 static uint8_t *option, *options;
 
 // How far the greedy string from `code` runs at pixel i, taking any equivalent index.
@@ -56,6 +63,8 @@ static int reach(long i, long n, int code) {
 static long encode(int mode, long n, int minimum, uint8_t *chosen) {
     Coder c = {minimum, (1 << minimum) + 2, minimum + 1, minimum + 1};
     generation++;
+    code_count = 0;
+    codes[code_count++] = 1 << minimum;   // the clear code the coder starts with
     int current = option[0];
     chosen[0] = option[0];
     for (long i = 1; i < n; i++) {
@@ -78,16 +87,56 @@ static long encode(int mode, long n, int minimum, uint8_t *chosen) {
             }
         }
         emit(&c);
+        codes[code_count++] = current;
         if (c.next < 4095) {
             uint32_t key = KEY(current, start);
             if (stamp[key] != generation) { stamp[key] = generation; dict[key] = (uint16_t)c.next; }
             c.next++;
-        } else clear(&c);
+        } else {
+            clear(&c);
+            codes[code_count++] = 1 << minimum;
+        }
         current = start;
         chosen[i] = (uint8_t)start;
     }
     emit(&c); emit(&c);   // the last string, the end code
+    codes[code_count++] = current;
+    codes[code_count++] = (1 << minimum) + 1;
     return c.out;
+}
+
+// The pixels `codes` decode to, as a GIF decoder reads them (a table of strings, each a
+// prefix code and a last pixel, added after every code but the first after a clear, up to
+// 4,096), into `out` (room for n); the count, or -1 for a code no decoder could read.
+static long decode(int minimum, uint8_t *out, long n) {
+    static uint16_t prefix[4096], length[4096];
+    static uint8_t last[4096], first[4096];
+    int clear_code = 1 << minimum, end = clear_code + 1, next = end + 1, previous = -1;
+    for (int c = 0; c < clear_code; c++) { length[c] = 1; last[c] = first[c] = (uint8_t)c; }
+    long at = 0;
+    for (long k = 0; k < code_count; k++) {
+        int code = codes[k];
+        if (code == clear_code) { next = end + 1; previous = -1; continue; }
+        if (code == end) break;
+        int known = code < clear_code || (code > end && code < next);
+        if (!known && (code != next || previous < 0)) return -1;
+        // The string of `code`, or (the code about to be added) the previous one and its first pixel.
+        int string = known ? code : previous;
+        long size = length[string] + !known;
+        if (at + size > n) return -1;
+        if (!known) out[at + size - 1] = first[previous];
+        for (long j = length[string] - 1, s = string; j >= 0; j--, s = prefix[s]) out[at + j] = last[s];
+        if (previous >= 0 && next < 4096) {
+            prefix[next] = (uint16_t)previous;
+            last[next] = known ? first[code] : first[previous];
+            first[next] = first[previous];
+            length[next] = (uint16_t)(length[previous] + 1);
+            next++;
+        }
+        previous = code;
+        at += size;
+    }
+    return at;
 }
 
 int main(int argc, char **argv) {
@@ -96,7 +145,8 @@ int main(int argc, char **argv) {
         GifFileType *gif = read_gif(argv[a]);
         if (!gif) return 1;
         long width = gif->SWidth, height = gif->SHeight;
-        uint32_t *canvas = calloc(width * height, 4);
+        uint32_t *canvas = malloc(width * height * 4);
+        for (long p = 0; p < width * height; p++) canvas[p] = 0xFF000000u;   // transparent: a colour no entry has
         long bytes[MODES] = {0}, pixels = 0, equivalent = 0;
         double seconds[MODES] = {0};
         for (int f = 0; f < gif->ImageCount; f++) {
@@ -127,15 +177,20 @@ int main(int argc, char **argv) {
                 options[p] = (uint8_t)k;
                 equivalent += k > 1;
             }
-            uint8_t *chosen = malloc(n);
+            uint8_t *chosen = malloc(n), *decoded = malloc(n);
+            codes = malloc((n + 8 + n / 4000) * sizeof *codes);
             for (int m = 0; m < MODES; m++) {
                 clock_t start = clock();
                 bytes[m] += (encode(m, n, minimum, chosen) + 7) / 8;
                 seconds[m] += (double)(clock() - start) / CLOCKS_PER_SEC;
+                if (decode(minimum, decoded, n) != n || memcmp(decoded, chosen, n) != 0) {
+                    fprintf(stderr, "%s: image %d: the codes of %s do not decode to the indices chosen\n", argv[a], f, names[m]);
+                    return 1;
+                }
                 for (long p = 0; p < n; p++) {   // the parse shows what the GIF shows
                     uint32_t *at = &canvas[(top + p / w) * width + left + p % w];
                     uint32_t written = image->RasterBits[p] == transparent ? *at : colour[image->RasterBits[p]];
-                    uint32_t parsed = chosen[p] == transparent ? *at : colour[chosen[p]];
+                    uint32_t parsed = decoded[p] == transparent ? *at : colour[decoded[p]];
                     if (written != parsed) { fprintf(stderr, "%s: image %d pixel %ld: %s shows another colour\n", argv[a], f, p, names[m]); return 1; }
                 }
             }
@@ -143,7 +198,7 @@ int main(int argc, char **argv) {
                 if (image->RasterBits[p] != transparent) canvas[(top + p / w) * width + left + p % w] = colour[image->RasterBits[p]];
             if (control.DisposalMode == DISPOSE_BACKGROUND)   // cleared: transparent, a colour no entry has
                 for (long p = 0; p < n; p++) canvas[(top + p / w) * width + left + p % w] = 0xFF000000u;
-            free(option); free(options); free(chosen);
+            free(option); free(options); free(chosen); free(decoded); free(codes);
             pixels += n;
         }
         printf("%s: %d images, %ld pixels, %ld (%.1f%%) with an equivalent index\n", argv[a], gif->ImageCount, pixels,

@@ -68,6 +68,7 @@ struct ParsingTests {
         (["frame", "--at", "4000", "-o", "x.png"], "--at: must be 0 to 3600 seconds, got \"4000\""),
         // A value of spaces alone is shown as typed, not as the nothing trimming leaves.
         (["frame", "--at", "  ", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"  \""),
+        (["frame", "--at", "\t ", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"\\t \""),
         (["render", "--fps", " \t"], "--fps: expected a whole number, got \" \\t\""),
         (["render", "--hold", "  "], "--hold: expected seconds written 2, 1.5s or 300ms, got \"  \""),
         (["render", "--easing", "bounce"], "--easing: expected \(Easing.accepted), got \"bounce\""),

@@ -52,6 +52,10 @@ struct OptionTableTests {
         #expect(throws: CarouselError.invalidOption(key: .size, reason: "expected \(OptionKey.size.expects), got \"375 x211\"")) {
             try options.set(.size, to: .text(" 375 x211 "))
         }
+        // A value of spaces alone is shown as typed, as a config file gives it too.
+        #expect(throws: CarouselError.invalidOption(key: .fps, reason: "expected a whole number, got \" \t \"")) {
+            try options.set(.fps, to: .text(" \t "))
+        }
         let folder = TestPaths.scratch()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("hold 2; next".utf8).write(to: folder.appendingPathComponent("s.txt"))

@@ -122,8 +122,9 @@ struct CarouselRenderTests {
     }
 
     /// A move's last frame, whose pixels settle into the rest and stay there, is designed from
-    /// its exact colours where they are few, as a rest is: on banner-like items (230 steps of
-    /// a gradient a level or two apart under 4,000 pixels of anti-aliased text, 360x160), the
+    /// its exact colours where they are few, as a rest is: on banner-like items (a gradient
+    /// in 23 steps a level apart and 10 bands, 230 colours, under 4,000 specks blended with
+    /// white, blue or red, 360x160), the
     /// last frame settles pixels into more of the rest's colours than may be reserved, so it
     /// draws them itself. Of those pixels, 62% show their exact colour through the rest after
     /// each of the two moves, where the cells' palette left 46% (the test's bound is 55%).

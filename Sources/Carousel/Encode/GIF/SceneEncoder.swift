@@ -971,9 +971,9 @@ struct SceneEncoder: Sendable {
         // The move's last group, whose pixels settle into the rest after it and stay there, is
         // designed from its exact colours where they are few, as a rest is
         // (``PaletteDesigner/exactWhereConcentrated``): where its settling colours pass the
-        // share that may be reserved, it draws them itself, and a banner's gradient steps then
-        // kept the cells' entries through the rest (docs/behaviour.md, *A move's last frames
-        // of few colours*).
+        // share that may be reserved, it draws them itself, and designed from the cells, its
+        // entries lay between a banner's gradient steps, which stayed dithered through the
+        // rest (docs/behaviour.md, *A move's last frames of few colours*).
         let settlesIntoRest = settling != nil && group.upperBound == sceneFrames(of: group.lowerBound).upperBound
         func design(_ collected: (sample: [UInt8], counts: [UInt8], coarse: [Bool])) -> (palette: [RGBA], exact: Bool) {
             // A palette taken whole leaves nothing to design (the designer would design one
