@@ -23,9 +23,9 @@ struct Frame: ParsableCommand {
         try CLIError.checkOutput(output)
         let carousel = try arguments.carousel()
         // Spaces around it dropped, as the option table drops them (`CarouselOptions.set`).
-        let typed = at, at = at.trimmingSpaces
-        guard let time = MediaTime(parsing: at) else {
-            throw CLIError.usage("--at: \(MediaTime.refusal(at)), got \"\(at.isEmpty ? typed : at)\"")
+        let trimmed = at.trimmingSpaces
+        guard let time = MediaTime(parsing: trimmed) else {
+            throw CLIError.usage("--at: \(MediaTime.refusal(trimmed)), got \"\(at.shownTrimmed)\"")
         }
         let index = try carousel.frameIndex(at: time)
         let data = try encode(carousel.frame(index: index), name: output)

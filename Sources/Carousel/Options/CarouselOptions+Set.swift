@@ -18,9 +18,10 @@ extension CarouselOptions {
     /// belong to the name.
     public mutating func set(_ key: OptionKey, to given: OptionValue,
                              context: OptionContext = OptionContext()) throws(CarouselError) {
-        let value = if case .text(let s) = given, key != .scriptFile { OptionValue.text(s.trimmingSpaces) } else { given }
-        // An error shows the value trimmed, or as typed where nothing is left of it (`got "  "`).
-        let shown = if case .text("") = value { given } else { value }
+        // The value trimmed, and as an error shows it (``StringProtocol/shownTrimmed``).
+        let typed: String? = if case .text(let s) = given, key != .scriptFile { s } else { nil }
+        let value = typed.map { OptionValue.text($0.trimmingSpaces) } ?? given
+        let shown = typed.map { OptionValue.text($0.shownTrimmed) } ?? given
         func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(shown)") }
         func text() throws(CarouselError) -> String {
             guard case .text(let s) = value else { throw invalid() }

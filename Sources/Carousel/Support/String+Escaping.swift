@@ -31,4 +31,11 @@ extension StringProtocol {
         out.append(contentsOf: scalars[first...last])
         return String(out)
     }
+
+    /// A value as an error shows it: without the spaces around it (``trimmingSpaces``), or
+    /// as typed where nothing is left of it, since `got ""` would hide the spaces given.
+    package var shownTrimmed: String {
+        let trimmed = trimmingSpaces
+        return trimmed.isEmpty ? String(self) : trimmed
+    }
 }
