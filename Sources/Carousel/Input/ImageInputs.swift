@@ -6,7 +6,8 @@ import Foundation
 
 /// Turns the command line's IMAGES (files and folders) into decoded images.
 public enum ImageInputs {
-    /// The PNG files `paths` name: files as given, folders as their `*.png` in natural order (2 before 10).
+    /// The PNG files `paths` name: files as given, folders as their `*.png` in natural order
+    /// (``naturalOrder(_:_:)``: 2 before 10, case aside).
     public static func resolve(_ paths: [String]) throws(CarouselError) -> [URL] {
         var urls: [URL] = []
         let fm = FileManager.default
@@ -61,33 +62,44 @@ public enum ImageInputs {
         return images
     }
 
-    /// Whether `a` sorts before `b` with runs of digits compared as numbers ("img2" < "img10").
+    /// Whether `a` sorts before `b` with runs of digits compared as numbers ("img2" < "img10"),
+    /// as the Finder lists names: other characters compare one by one without their case
+    /// (`banner.png` before `banner2.png`, as `.` comes before `2`), so `img1`, `img2`, `IMG3`,
+    /// `img10` keep that order. Names equal that way are told apart where they first differ:
+    /// two numbers by their leading zeros (`1` before `01`), other characters as they are
+    /// (capitals before small letters).
     public static func naturalOrder(_ a: String, _ b: String) -> Bool {
-        let x = runs(a), y = runs(b)
-        for (p, q) in zip(x, y) where p != q {
-            switch (UInt64(p), UInt64(q)) {
-            case let (m?, n?) where m != n: return m < n
-            case (_?, _?): return p.count < q.count
-            default: return p.lowercased() != q.lowercased() ? p.lowercased() < q.lowercased() : p < q
-            }
-        }
-        return x.count != y.count ? x.count < y.count : a < b
+        let x = Array(a), y = Array(b)
+        let loose = compare(x, y, exactly: false)
+        return loose != 0 ? loose < 0 : compare(x, y, exactly: true) < 0
     }
 
-    private static func runs(_ s: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        var digits = false
-        for c in s {
-            let d = c.isASCII && c.isNumber
-            if !current.isEmpty && d != digits {
-                out.append(current)
-                current = ""
+    /// -1, 0 or 1 as `x` sorts before, with or after `y`: where both have a run of digits, the
+    /// runs by value (of any length: leading zeros dropped, then the shorter first, then digit
+    /// by digit), and `exactly`, by their length when their values are equal; other characters
+    /// one by one, lowercased unless `exactly`; a name that ends first sorts first.
+    private static func compare(_ x: [Character], _ y: [Character], exactly: Bool) -> Int {
+        func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
+        func sign(_ less: Bool) -> Int { less ? -1 : 1 }
+        var i = 0, j = 0
+        while i < x.count && j < y.count {
+            if isDigit(x[i]) && isDigit(y[j]) {
+                var m = i, n = j
+                while m < x.count && isDigit(x[m]) { m += 1 }
+                while n < y.count && isDigit(y[n]) { n += 1 }
+                let p = x[i..<m].drop { $0 == "0" }, q = y[j..<n].drop { $0 == "0" }
+                if p.count != q.count { return sign(p.count < q.count) }
+                if !p.elementsEqual(q) { return sign(p.lexicographicallyPrecedes(q)) }
+                if exactly && m - i != n - j { return sign(m - i < n - j) }
+                i = m
+                j = n
+                continue
             }
-            digits = d
-            current.append(c)
+            let c = exactly ? String(x[i]) : x[i].lowercased(), d = exactly ? String(y[j]) : y[j].lowercased()
+            if c != d { return sign(c < d) }
+            i += 1
+            j += 1
         }
-        if !current.isEmpty { out.append(current) }
-        return out
+        return i < x.count ? 1 : (j < y.count ? -1 : 0)
     }
 }
