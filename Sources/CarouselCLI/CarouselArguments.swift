@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Names, help and parsing come from the library's ``OptionKey`` table: every value
 /// goes through `CarouselOptions.set(_:to:context:)`, exactly as a config file's do.
-/// Enumerated options are typed here only so `--help` lists their values.
+/// Enumerated options are typed here (`Choice`) only so `--help` lists their values.
 struct CarouselArguments: ParsableArguments {
     @Argument(help: "PNG files or folders (a folder gives its *.png in natural order). Default: the sample images.")
     var images: [String] = []
@@ -18,9 +18,9 @@ struct CarouselArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: help(.size)) var size: String?
     @Option(name: .customLong("item-width"), parsing: .unconditional, help: help(.itemWidth)) var itemWidth: String?
     @Option(parsing: .unconditional, help: help(.spacing)) var spacing: String?
-    @Option(help: help(.align)) var align: Alignment?
+    @Option(help: help(.align)) var align: Choice<Alignment>?
     @Option(parsing: .unconditional, help: help(.clones)) var clones: String?
-    @Option(help: help(.fit)) var fit: FitMode?
+    @Option(help: help(.fit)) var fit: Choice<FitMode>?
     @Option(parsing: .unconditional, help: help(.background)) var background: String?
     @Option(parsing: .unconditional, help: help(.script)) var script: String?
     @Option(name: .customLong("script-file"), parsing: .unconditional, help: help(.scriptFile)) var scriptFile: String?
@@ -28,21 +28,21 @@ struct CarouselArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: help(.duration)) var duration: String?
     @Option(parsing: .unconditional, help: help(.easing)) var easing: String?
     @Option(parsing: .unconditional, help: help(.fps)) var fps: String?
-    @Option(help: help(.dots)) var dots: DotsPlacement?
-    @Option(name: .customLong("dots-switch"), help: help(.dotsSwitch)) var dotsSwitch: DotsSwitch?
+    @Option(help: help(.dots)) var dots: Choice<DotsPlacement>?
+    @Option(name: .customLong("dots-switch"), help: help(.dotsSwitch)) var dotsSwitch: Choice<DotsSwitch>?
     @Option(name: .customLong("dot-size"), parsing: .unconditional, help: help(.dotSize)) var dotSize: String?
     @Option(name: .customLong("dot-gap"), parsing: .unconditional, help: help(.dotGap)) var dotGap: String?
     @Option(name: .customLong("dot-color"), parsing: .unconditional, help: help(.dotColor)) var dotColor: String?
     @Option(name: .customLong("dot-current-color"), parsing: .unconditional, help: help(.dotCurrentColor)) var dotCurrentColor: String?
-    @Option(help: help(.touches)) var touches: TouchesMode?
+    @Option(help: help(.touches)) var touches: Choice<TouchesMode>?
     @Option(name: .customLong("touch-size"), parsing: .unconditional, help: help(.touchSize)) var touchSize: String?
     @Option(name: .customLong("touch-color"), parsing: .unconditional, help: help(.touchColor)) var touchColor: String?
-    @Option(help: help(.format)) var format: OutputFormat?
+    @Option(help: help(.format)) var format: Choice<OutputFormat>?
     @Option(parsing: .unconditional, help: help(.quality)) var quality: String?
     @Flag(help: help(.lossless)) var lossless = false
     @Option(parsing: .unconditional, help: help(.loop)) var loop: String?
     @Option(parsing: .unconditional, help: help(.colors)) var colors: String?
-    @Option(help: help(.dither)) var dither: Dither?
+    @Option(help: help(.dither)) var dither: Choice<Dither>?
 
     @Option(help: ArgumentHelp("Read options from a JSON file: every option as a camelCase key (e.g. \"itemWidth\": 343). Flags override it.", valueName: "FILE.json"))
     var config: String?
@@ -57,14 +57,14 @@ struct CarouselArguments: ParsableArguments {
     /// Every option given as a flag, by key, as typed.
     var given: [(OptionKey, String)] {
         let values: [(OptionKey, String?)] = [
-            (.size, size), (.itemWidth, itemWidth), (.spacing, spacing), (.align, align?.rawValue),
-            (.clones, clones), (.fit, fit?.rawValue), (.background, background), (.script, script),
+            (.size, size), (.itemWidth, itemWidth), (.spacing, spacing), (.align, align?.text),
+            (.clones, clones), (.fit, fit?.text), (.background, background), (.script, script),
             (.scriptFile, scriptFile), (.hold, hold), (.duration, duration), (.easing, easing), (.fps, fps),
-            (.dots, dots?.rawValue), (.dotsSwitch, dotsSwitch?.rawValue), (.dotSize, dotSize), (.dotGap, dotGap),
-            (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.touches, touches?.rawValue),
-            (.touchSize, touchSize), (.touchColor, touchColor), (.format, format?.rawValue), (.quality, quality),
+            (.dots, dots?.text), (.dotsSwitch, dotsSwitch?.text), (.dotSize, dotSize), (.dotGap, dotGap),
+            (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.touches, touches?.text),
+            (.touchSize, touchSize), (.touchColor, touchColor), (.format, format?.text), (.quality, quality),
             (.lossless, lossless ? "true" : nil), (.loop, loop), (.colors, colors),
-            (.dither, dither?.rawValue), (.quiet, quiet ? "true" : nil),
+            (.dither, dither?.text), (.quiet, quiet ? "true" : nil),
         ]
         return values.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -127,19 +127,14 @@ struct CarouselArguments: ParsableArguments {
     }
 }
 
-/// An enumerated option, typed for `--help` and shell completion, whose value is read as the
-/// option table reads every value (`CarouselOptions.set(_:to:context:)`): the spaces and tabs
-/// at either end dropped.
-protocol OptionChoice: ExpressibleByArgument, RawRepresentable<String> {}
-
-extension OptionChoice {
-    public init?(argument: String) { self.init(rawValue: argument.trimmingSpaces) }
+/// An enumerated option's value as typed. ArgumentParser keeps the text, and the option table
+/// reads it as it reads every value (`CarouselOptions.set(_:to:context:)`): the spaces and tabs
+/// at either end dropped, and a value it does not take refused in the same words as a config
+/// file's (`--dots: expected overlay, footer or none, got "Overlay"`). `Value`'s cases still
+/// show in `--help` and in shell completion.
+struct Choice<Value: CaseIterable & RawRepresentable<String>>: ExpressibleByArgument {
+    let text: String
+    init?(argument: String) { text = argument }
+    static var allValueStrings: [String] { Value.allCases.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
-
-extension Alignment: OptionChoice {}
-extension FitMode: OptionChoice {}
-extension DotsPlacement: OptionChoice {}
-extension DotsSwitch: OptionChoice {}
-extension Dither: OptionChoice {}
-extension TouchesMode: OptionChoice {}
-extension OutputFormat: OptionChoice {}

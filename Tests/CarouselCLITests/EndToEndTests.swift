@@ -38,7 +38,7 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
-        Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "'bmp' is invalid for '--format"),
+        Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "--format: expected gif, webp or apng, got \"bmp\""),
         Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101"),
         Bad(arguments: ["render", "imgs", "--lossless", "-o", "x.gif"], status: 64, says: "--lossless: applies to WebP only, not gif"),
         Bad(arguments: ["render", "imgs", "-o", "-"], status: 64, says: "-o -: give --format gif, webp or apng for standard output"),

@@ -46,8 +46,7 @@ struct ParsingTests {
         let plain = try options(["render"] + values), spaced = try options(["render"] + padded)
         #expect(plain == spaced)
         #expect(spaced.size == PixelSize(width: 375, height: 211) && spaced.align == .start && spaced.dither == .diffusion)
-        let format = try #require(try CarouselCommand.parseAsRoot(["render", "--format", " webp ", "-o", "x.webp"]) as? Render)
-        #expect(format.arguments.format == .webp)
+        #expect(try options(["render", "--format", " webp ", "-o", "x.webp"]).format == .webp)
     }
 
     /// Usage errors: exit 64 and one line naming the option.
@@ -75,6 +74,14 @@ struct ParsingTests {
         (["render", "--hold", "0", "--duration", "0", "--script", "autoplay 1000000000"],
          "--hold: is 0 s and so is duration, so \"autoplay 1000000000\" (step 1 of --script) would last no time"),
         (["render", "--colors", "1"], "--colors: must be 2...256, got 1"),
+        // Enumerated options are refused in the option table's words, as a config file's keys are.
+        (["render", "--dots", "Overlay"], "--dots: expected overlay, footer or none, got \"Overlay\""),
+        (["render", "--dots-switch", ""], "--dots-switch: expected half, start or end, got \"\""),
+        (["render", "--align", "middle"], "--align: expected start or center, got \"middle\""),
+        (["render", "--fit", "cover"], "--fit: expected fill, fit or stretch, got \"cover\""),
+        (["render", "--dither", "\u{1B}[31m"], "--dither: expected none, ordered or diffusion, got \"\\u{1B}[31m\""),
+        (["render", "--touches", "hide"], "--touches: expected show or none, got \"hide\""),
+        (["render", "--format", "GIF"], "--format: expected gif, webp or apng, got \"GIF\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
         (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
         (["render", "--script", "hold 1", "--script-file", "x.txt"], "--script: give either --script or --script-file, not both"),
