@@ -15,11 +15,32 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// A usage error.
     static func usage(_ line: String) -> CLIError { CLIError(description: line, status: 64) }
 
-    /// Refuses an empty `-o`, a usage error: the empty path resolves to the working folder,
-    /// which `frames` would take for its output folder.
-    static func checkOutput(_ path: String) throws(CLIError) {
+    /// Refuses, as a usage error, an `-o` that `command` cannot write as the user means it:
+    /// - an empty path, which resolves to the working folder (`frames` would take it for its
+    ///   output folder);
+    /// - `-` for `frames`, which writes a folder (`render`, `frame` and `strip` write one file,
+    ///   and `-` is standard output for them);
+    /// - for `frame` and `strip`, which write a PNG, a name whose extension names another
+    ///   format (`frame -o shot.gif` would be PNG bytes under a GIF's name).
+    static func checkOutput(_ path: String, for command: String) throws(CLIError) {
         if path.isEmpty { throw .usage("-o: the path is empty") }
+        switch command {
+        case "frames" where path == "-":
+            throw .usage("-o -: frames writes a folder (PNGs and frames.json); give its path")
+        case "frame", "strip":
+            let name = path.split(separator: "/").last ?? ""
+            let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+            let suffix = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""
+            if CLIError.otherImageSuffixes.contains(suffix) {
+                throw .usage("-o \(path): \(command) writes a PNG; name it .png (render writes GIF, WebP and APNG)")
+            }
+        default:
+            break
+        }
     }
+
+    /// Extensions of image formats other than a still PNG, refused for `frame` and `strip`.
+    static let otherImageSuffixes: Set<String> = ["gif", "webp", "apng", "jpg", "jpeg"]
 
     init(description: String, status: Int32) {
         self.description = description

@@ -104,17 +104,24 @@ struct CarouselArguments: ParsableArguments {
         return o
     }
 
-    /// The carousel these arguments describe, its images decoded.
-    func carousel() throws(CLIError) -> Carousel {
-        try carousel(options: options())
+    /// The carousel these arguments describe, its images decoded; `output` as for
+    /// ``carousel(options:output:)``.
+    func carousel(output: String? = nil) throws(CLIError) -> Carousel {
+        try carousel(options: options(), output: output)
     }
 
-    /// The carousel of these arguments' images with `options` (from ``options()``).
-    func carousel(options: CarouselOptions) throws(CLIError) -> Carousel {
-        try attributed { () throws(CarouselError) in
-            guard !images.isEmpty else { return try Carousel(images: SampleBanners.images(), options: options) }
-            return try Carousel(images: ImageInputs.load(ImageInputs.resolve(images)), options: options)
+    /// The carousel of these arguments' images with `options` (from ``options()``). A file
+    /// `output` (not `-`) that is one of the images is refused, a usage error, before any is
+    /// read: writing it would replace a picture with the render.
+    func carousel(options: CarouselOptions, output: String? = nil) throws(CLIError) -> Carousel {
+        guard !images.isEmpty else {
+            return try attributed { () throws(CarouselError) in try Carousel(images: SampleBanners.images(), options: options) }
         }
+        let urls = try attributed { () throws(CarouselError) in try ImageInputs.resolve(images) }
+        if let output, output != "-", let image = ImageInputs.input(among: urls, sameAs: output) {
+            throw .usage("-o \(output): is the input image \(image.relativePath); give another output")
+        }
+        return try attributed { () throws(CarouselError) in try Carousel(images: ImageInputs.load(urls), options: options) }
     }
 
     /// Runs `body`, saying a library error in the command line's words.

@@ -20,8 +20,8 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output)
-        let carousel = try arguments.carousel()
+        try CLIError.checkOutput(output, for: "frame")
+        let carousel = try arguments.carousel(output: output)
         // Spaces around it dropped, as the option table drops them (`CarouselOptions.set`).
         let trimmed = at.trimmingSpaces
         guard let time = MediaTime(parsing: trimmed) else {
@@ -46,7 +46,7 @@ struct Frames: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output)
+        try CLIError.checkOutput(output, for: "frames")
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
@@ -65,8 +65,8 @@ struct Strip: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output)
-        let carousel = try arguments.carousel()
+        try CLIError.checkOutput(output, for: "strip")
+        let carousel = try arguments.carousel(output: output)
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)
         let g = carousel.geometry

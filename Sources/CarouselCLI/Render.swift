@@ -17,11 +17,11 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output)
+        try CLIError.checkOutput(output, for: "render")
         let options = try arguments.options()
         let format = try outputFormat(options.format)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
-        let carousel = try arguments.carousel(options: options)
+        let carousel = try arguments.carousel(options: options, output: output)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0

@@ -37,7 +37,8 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--size", "1000x1000", "--clones", "100000"], status: 64, says: "--clones: the padded strip would be "),
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
-        Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "keep.gif"], status: 64, says: "--at: must be in 0 ..< "),
+        Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "afile"], status: 64, says: "--at: must be in 0 ..< "),
+        Bad(arguments: ["frame", "imgs", "--at", "1", "-o", "keep.gif"], status: 64, says: "-o keep.gif: frame writes a PNG; name it .png"),
         Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "--format: expected gif, webp or apng, got \"bmp\""),
         Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101"),
         Bad(arguments: ["render", "imgs", "--lossless", "-o", "x.gif"], status: 64, says: "--lossless: applies to WebP only, not gif"),
@@ -190,6 +191,31 @@ struct EndToEndTests {
         let refused = try CLI.run(["frames"] + common + ["-o", "imgs"], in: w.url)
         #expect(refused.status == 1 && refused.stderr.contains("imgs: folder holds other files"))
         #expect(w.exists("imgs/10.png"))
+    }
+
+    /// An output that is one of the input images (by name, through a symbolic link or a hard
+    /// link, as a file or from a folder) is refused before anything is written, and the picture
+    /// stays as it was.
+    @Test func outputThatIsAnInputIsRefused() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        try FileManager.default.createSymbolicLink(atPath: w.path("link.png"), withDestinationPath: "imgs/2.png")
+        try FileManager.default.linkItem(atPath: w.path("imgs/10.png"), toPath: w.path("hard.png"))
+        let before = try #require(w.data("imgs/2.png"))
+        let cases: [([String], String)] = [
+            (["render", "imgs/1.png", "imgs/2.png", "-o", "imgs/2.png"], "-o imgs/2.png: is the input image imgs/2.png; give another output"),
+            (["render", "imgs", "-o", "link.png"], "-o link.png: is the input image imgs/2.png; give another output"),
+            (["frame", "imgs", "--at", "0", "-o", "./imgs/2.png"], "-o ./imgs/2.png: is the input image imgs/2.png; give another output"),
+            (["strip", "imgs/1.png", "imgs/10.png", "-o", "hard.png"], "-o hard.png: is the input image imgs/10.png; give another output"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(arguments + ["--quiet"], in: w.url)
+            #expect(result.status == 64 && result.stderr == "error: \(message)\n", "\(arguments): \(result.stderr)")
+        }
+        #expect(w.data("imgs/2.png") == before)
+        #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+        // Another file in the images' folder is written as before.
+        #expect(try CLI.run(["strip", "imgs/1.png", "-o", "imgs/strip.png", "--quiet"], in: w.url).status == 0)
     }
 
     /// A config file's GIF keys do not stop it serving a WebP or APNG render, where the same

@@ -84,6 +84,12 @@ struct ParsingTests {
         (["render", "--format", "GIF"], "--format: expected gif, webp or apng, got \"GIF\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
         (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
+        // An output that cannot be what the user means: a folder on standard output, a PNG
+        // under another format's name.
+        (["frames", "-o", "-"], "-o -: frames writes a folder (PNGs and frames.json); give its path"),
+        (["frame", "--at", "0", "-o", "shot.gif"], "-o shot.gif: frame writes a PNG; name it .png (render writes GIF, WebP and APNG)"),
+        (["strip", "-o", "docs/strip.WebP"], "-o docs/strip.WebP: strip writes a PNG; name it .png (render writes GIF, WebP and APNG)"),
+        (["strip", "-o", "a.png/strip.jpeg"], "-o a.png/strip.jpeg: strip writes a PNG; name it .png (render writes GIF, WebP and APNG)"),
         (["render", "--script", "hold 1", "--script-file", "x.txt"], "--script: give either --script or --script-file, not both"),
         (["frame", "-o", "x.png"], "Missing expected argument '--at <SECONDS>'"),
     ])

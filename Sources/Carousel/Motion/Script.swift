@@ -70,13 +70,17 @@ public struct Script: Equatable, Sendable {
         self.source = source
     }
 
-    /// Parses `text`: steps separated by newlines or `;`, `#` to the end of the line is a comment.
+    /// Parses `text`: steps separated by line breaks or `;`, `#` to the end of the line is a
+    /// comment (a `;` after it included).
     ///
+    /// A line break is any of `\n`, `\r\n` (Windows) and `\r` (classic Mac OS), so a script
+    /// saved by any editor reads the same; a byte-order mark before the first step is skipped.
     /// `source` names the script in errors; `isFile` adds line numbers to them.
     public init(parsing text: String, source: String = "script", isFile: Bool = false) throws(CarouselError) {
         self.source = source
         var entries: [Entry] = []
-        for (lineIndex, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let text = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
+        for (lineIndex, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             for piece in line.split(separator: ";", omittingEmptySubsequences: true) {
                 let words = Script.words(piece)

@@ -32,11 +32,15 @@ public struct ConfigFile: Sendable {
     }
 
     /// Checks `data` as the contents of a config file named `path` (for errors and relative `scriptFile`s).
+    ///
+    /// A UTF-8 byte-order mark before the JSON (as Windows' Notepad writes one) is skipped, as
+    /// RFC 8259 lets a parser do; the JSON itself is read strictly.
     public init(data: Data, path: String) throws(CarouselError) {
         self.path = path
         let root: JSONValue
+        let bytes = [UInt8](data)
         do {
-            root = try StrictJSON.parse([UInt8](data))
+            root = try StrictJSON.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
         } catch {
             if let key = error.duplicateKey {
                 throw .config(file: path, key: key, reason: "given twice (\(error.description)); give each option once")

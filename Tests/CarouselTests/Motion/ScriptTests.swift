@@ -77,6 +77,26 @@ struct ScriptTests {
         }
     }
 
+    /// A script saved with Windows' or classic Mac OS's line breaks, or with a byte-order mark,
+    /// reads as one with `\n`: the same steps, the same line numbers, and a comment ends at the
+    /// line break (it once ran on, taking the steps after it, where `\r\n` was not a break).
+    @Test func everyLineBreakEndsALine() throws {
+        let unix = try Script(parsing: "hold 1 # wait\nnext\n\nhold 2; prev\n", isFile: true)
+        #expect(unix.entries.map(\.line) == [1, 2, 4, 4])
+        for text in ["hold 1 # wait\r\nnext\r\n\r\nhold 2; prev\r\n", "hold 1 # wait\rnext\r\rhold 2; prev\r",
+                     "\u{FEFF}hold 1 # wait\nnext\n\nhold 2; prev\n", "\u{FEFF}hold 1 # wait\r\nnext\r\n\r\nhold 2; prev"] {
+            let script = try Script(parsing: text, isFile: true)
+            #expect(script.entries.map(\.step) == unix.entries.map(\.step), "\(text.debugDescription)")
+            #expect(script.entries.map(\.line) == unix.entries.map(\.line), "\(text.debugDescription)")
+        }
+        #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
+                                             reason: "unknown step \"wait\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
+            try Script(parsing: "hold 1\r\n\r\nwait 1\r\n", source: "intro.txt", isFile: true)
+        }
+        // A comment runs to the end of its line, past a `;`.
+        #expect(try Script(parsing: "hold 1 # then; next").entries.map(\.step) == [.hold(1)])
+    }
+
     /// Steps as Swift values read as a script would write them, and errors name them by number.
     @Test func stepsAsSwiftValues() throws {
         let script = Script(steps: [.hold(1.5), .next(duration: 0.4, easing: .ease), .goto(page: 9)])

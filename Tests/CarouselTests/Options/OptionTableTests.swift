@@ -141,6 +141,18 @@ struct OptionTableTests {
         }
     }
 
+    /// A UTF-8 byte-order mark before the JSON (Windows' Notepad writes one) is skipped; the
+    /// JSON after it is read as strictly as ever, and its errors count columns after the mark.
+    @Test func configByteOrderMarkIsSkipped() throws {
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        var options = CarouselOptions()
+        try ConfigFile(data: Data(mark + Array("{\"fps\": 10}\r\n".utf8)), path: "c.json").apply(to: &options)
+        #expect(options.fps == 10)
+        #expect(throws: CarouselError.input("c.json", "not valid JSON: expected a JSON value at line 1, column 1")) {
+            try ConfigFile(data: Data(mark + mark + Array("{}".utf8)), path: "c.json")
+        }
+    }
+
     /// A time outside the timeline is said in the library's words.
     @Test func timeErrorsNameNoFlag() throws {
         let carousel = try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)],
