@@ -27,6 +27,9 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--script-file", "imgs"], status: 1, says: "imgs: cannot read script file"),
         Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: no such file"),
         Bad(arguments: ["render", "imgs", "--config", "broken.json"], status: 1, says: "broken.json: not valid JSON"),
+        // A config file's relative scriptFile is named where it was looked for: beside the config.
+        Bad(arguments: ["render", "imgs", "--config", "cfg/missing.json"], status: 1, says: "error: cfg/missing.txt: cannot read script file: no such file"),
+        Bad(arguments: ["render", "imgs", "--config", "cfg/bad.json"], status: 1, says: "error: cfg/bad.txt: line 2, step 2 \"nxt\": unknown step"),
         Bad(arguments: ["render", "imgs", "--config", "typo.json"], status: 1, says: "typo.json: key \"itemWdth\": unknown key"),
         Bad(arguments: ["render", "imgs", "--config", "wrongtype.json"], status: 1, says: "wrongtype.json: key \"fps\": expected a whole number, got \"25\""),
         Bad(arguments: ["render", "imgs", "--script", "hold 1; jump 2"], status: 1, says: "--script: step 2 \"jump 2\": unknown step \"jump\""),
@@ -64,6 +67,11 @@ struct EndToEndTests {
         try Data("{\"fps\": 25,".utf8).write(to: w.url.appendingPathComponent("broken.json"))
         try Data("{\"itemWdth\": 30}".utf8).write(to: w.url.appendingPathComponent("typo.json"))
         try Data("{\"fps\": \"25\"}".utf8).write(to: w.url.appendingPathComponent("wrongtype.json"))
+        // Config files in a folder of their own, naming script files beside them.
+        try FileManager.default.createDirectory(at: w.url.appendingPathComponent("cfg"), withIntermediateDirectories: true)
+        try Data("{\"scriptFile\": \"missing.txt\"}".utf8).write(to: w.url.appendingPathComponent("cfg/missing.json"))
+        try Data("{\"scriptFile\": \"bad.txt\"}".utf8).write(to: w.url.appendingPathComponent("cfg/bad.json"))
+        try Data("hold 1\r\nnxt\r\n".utf8).write(to: w.url.appendingPathComponent("cfg/bad.txt"))
         return w
     }
 

@@ -95,10 +95,13 @@ extension CarouselOptions {
         case .background: background = try parsed(RGBA.init(hex:))
         case .script: script = try Script(parsing: text(), source: context.scriptName)
         case .scriptFile:
+            // A relative path joined to the config file's folder as the user wrote that (so
+            // errors name the file where it was looked for: `cfg/intro.txt`, not `intro.txt`).
             let path = try text()
-            let resolved = path.hasPrefix("/") || context.folder == nil ? path
-                : URL(fileURLWithPath: context.folder ?? ".").appendingPathComponent(path).path
-            script = try Script.load(path: resolved, name: path)
+            let folder = context.folder ?? ""
+            let resolved = path.hasPrefix("/") || folder.isEmpty ? path
+                : folder.hasSuffix("/") ? folder + path : folder + "/" + path
+            script = try Script.load(path: resolved)
         case .hold: hold = try time()
         case .duration: duration = try time()
         case .easing: easing = try parsed(Easing.init)

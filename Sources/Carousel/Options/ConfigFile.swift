@@ -77,7 +77,7 @@ public struct ConfigFile: Sendable {
     /// Sets every option the file gives on `options`; errors name the file and the key.
     public func apply(to options: inout CarouselOptions) throws(CarouselError) {
         let context = OptionContext(scriptName: "\(path): key \"script\"",
-                                    folder: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+                                    folder: Paths.split(path).folder)
         for (key, value) in values {
             do throws(CarouselError) {
                 try options.set(key, to: value, context: context)
