@@ -61,8 +61,9 @@ public struct Script: Equatable, Sendable {
     /// The largest script file read, in bytes.
     public static let maximumSize = 1 << 20
 
-    /// The default timeline, `autoplay 1`.
-    public static let autoplay = Script(steps: [.autoplay(cycles: 1)])
+    /// The default timeline, `autoplay 1`; its errors name it `the default script`, since
+    /// the user wrote no step.
+    public static let autoplay = Script(steps: [.autoplay(cycles: 1)], source: "the default script")
 
     /// A script of `steps` written in Swift; errors name the step by its number.
     public init(steps: [ScriptStep], source: String = "script") {

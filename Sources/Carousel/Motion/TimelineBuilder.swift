@@ -80,7 +80,10 @@ struct TimelineBuilder {
             }
             let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
             guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
-                throw fail("\(cycles) cycles last longer than the limit of one hour")
+                let page = MediaTime(microseconds: cycle)
+                throw fail(cycles == 1
+                    ? "1 cycle of \(count) pages at \(page) a page (hold and duration) lasts longer than the limit of one hour"
+                    : "\(cycles) cycles of \(count) pages at \(page) a page (hold and duration) last longer than the limit of one hour")
             }
             for _ in 0..<pages {
                 add(hold, by: 0, easing: easing)

@@ -82,6 +82,19 @@ struct TimelineTests {
         }
     }
 
+    /// Autoplay past the hour says what a page takes and how many there are, in the singular
+    /// for one cycle, and names the default script as such when no script was given.
+    @Test func autoplayPastTheHourSaysWhy() throws {
+        #expect(throws: CarouselError.script(source: "the default script", step: 1, line: 0, text: "autoplay 1",
+                                             reason: "1 cycle of 30 pages at 3600.3 s a page (hold and duration) lasts longer than the limit of one hour")) {
+            try Timeline(script: .autoplay, count: 30, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear)
+        }
+        #expect(throws: CarouselError.script(source: "script", step: 1, line: 0, text: "autoplay 400",
+                                             reason: "400 cycles of 5 pages at 2.3 s a page (hold and duration) last longer than the limit of one hour")) {
+            try Timeline(script: Script(parsing: "autoplay 400"), count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .linear)
+        }
+    }
+
     /// Each kind of motion answers its position and velocity.
     @Test func motionPositionAndVelocity() {
         let move = Motion.move(from: 2, by: -1, easing: .linear)
