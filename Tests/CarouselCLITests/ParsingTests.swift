@@ -33,6 +33,25 @@ struct ParsingTests {
         #expect(o.loop == .plays(3) && o.colors == 64 && o.dither == .diffusion)
     }
 
+    /// Enumerated values and duration units are read in any case, as easings, `WxH` and script
+    /// steps are: `--format GIF` is `--format gif`.
+    @Test func wordsAreReadInAnyCase() throws {
+        let lower = ["--align", "start", "--clones", "set", "--fit", "fit", "--hold", "1.5s", "--duration", "300ms",
+                     "--easing", "ease-out", "--dots", "footer", "--dots-switch", "end", "--touches", "none",
+                     "--format", "webp", "--loop", "forever", "--size", "64x40", "--script", "hold 1s; next 300ms ease"]
+        let mixed = ["--align", "Start", "--clones", "SET", "--fit", "Fit", "--hold", "1.5S", "--duration", "300MS",
+                     "--easing", "Ease-Out", "--dots", "Footer", "--dots-switch", "END", "--touches", "None",
+                     "--format", "WebP", "--loop", "Forever", "--size", "64X40", "--script", "HOLD 1S; Next 300Ms EASE"]
+        var plain = try options(["render"] + lower), cased = try options(["render"] + mixed)
+        // The steps alike; each keeps its text as written, for errors.
+        #expect(plain.script?.entries.map(\.step) == cased.script?.entries.map(\.step))
+        plain.script = nil
+        cased.script = nil
+        #expect(plain == cased)
+        #expect(cased.format == .webp && cased.dots.placement == .footer && cased.loop == .forever && cased.duration == 0.3)
+        #expect(try options(["render", "--dither", "Diffusion", "--loop", "ONCE"]).dither == .diffusion)
+    }
+
     /// Spaces and tabs around a flag's value are dropped, enumerated options' included, as the
     /// option table drops them (`frame --at`: EndToEndTests).
     @Test func spacesAroundValuesAreDropped() throws {
@@ -75,13 +94,13 @@ struct ParsingTests {
          "--hold: is 0 s and so is duration, so \"autoplay 1000000000\" (step 1 of --script) would last no time"),
         (["render", "--colors", "1"], "--colors: must be 2...256, got 1"),
         // Enumerated options are refused in the option table's words, as a config file's keys are.
-        (["render", "--dots", "Overlay"], "--dots: expected overlay, footer or none, got \"Overlay\""),
+        (["render", "--dots", "overlays"], "--dots: expected overlay, footer or none, got \"overlays\""),
         (["render", "--dots-switch", ""], "--dots-switch: expected half, start or end, got \"\""),
         (["render", "--align", "middle"], "--align: expected start or center, got \"middle\""),
         (["render", "--fit", "cover"], "--fit: expected fill, fit or stretch, got \"cover\""),
         (["render", "--dither", "\u{1B}[31m"], "--dither: expected none, ordered or diffusion, got \"\\u{1B}[31m\""),
         (["render", "--touches", "hide"], "--touches: expected show or none, got \"hide\""),
-        (["render", "--format", "GIF"], "--format: expected gif, webp or apng, got \"GIF\""),
+        (["render", "--format", "GIF89a"], "--format: expected gif, webp or apng, got \"GIF89a\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
         (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
         // An output that cannot be what the user means: a folder on standard output, a PNG

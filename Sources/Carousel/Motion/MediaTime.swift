@@ -33,7 +33,7 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// Whether `text` is written as a duration (`1.5`, `1.5s` or `300ms`: digits with at most
-    /// a point, then `s`, `ms` or nothing; a leading `-` too), whatever its value: what tells
+    /// a point, then `s`, `ms` (in any case) or nothing; a leading `-` too), whatever its value: what tells
     /// a time out of range (`-1`, `4000`) apart from text that is no time at all (`1e-3`).
     public static func isWritten(_ text: some StringProtocol) -> Bool { written(text) != nil }
 
@@ -53,10 +53,11 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         let negative = text.hasPrefix("-")
         var body = Substring(text).dropFirst(negative ? 1 : 0)
         var scale = 1_000_000.0
-        if body.hasSuffix("ms") {
+        // The unit in any case (`1.5S`, `300MS`), as option words and script steps are read.
+        if body.suffix(2).lowercased() == "ms" {
             body = body.dropLast(2)
             scale = 1_000
-        } else if body.hasSuffix("s") {
+        } else if body.last == "s" || body.last == "S" {
             body = body.dropLast()
         }
         guard !body.isEmpty, body.allSatisfy({ $0.isNumber || $0 == "." }),

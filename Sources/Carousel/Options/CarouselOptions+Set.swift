@@ -77,6 +77,11 @@ extension CarouselOptions {
             guard let result = make(try text()) else { throw invalid() }
             return result
         }
+        // An enumerated value, read in any case (`--format GIF`, `"dots": "Footer"`), as
+        // easings, `WxH` and script steps are.
+        func word<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
+            try parsed { make($0.lowercased()) }
+        }
         func wholeOrText<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
             if case .integer(let n) = value {
                 guard let result = make(String(n)) else { throw invalid() }
@@ -89,9 +94,9 @@ extension CarouselOptions {
         case .size: size = try parsed(PixelSize.init(parsing:))
         case .itemWidth: itemWidth = try integer()
         case .spacing: spacing = try integer()
-        case .align: align = try parsed(Alignment.init(rawValue:))
-        case .clones: clones = try wholeOrText(ClonePolicy.init)
-        case .fit: fit = try parsed(FitMode.init(rawValue:))
+        case .align: align = try word(Alignment.init(rawValue:))
+        case .clones: clones = try wholeOrText { ClonePolicy($0.lowercased()) }
+        case .fit: fit = try word(FitMode.init(rawValue:))
         case .background: background = try parsed(RGBA.init(hex:))
         case .script: script = try Script(parsing: text(), source: context.scriptName)
         case .scriptFile:
@@ -106,13 +111,13 @@ extension CarouselOptions {
         case .duration: duration = try time()
         case .easing: easing = try parsed(Easing.init)
         case .fps: fps = try integer()
-        case .dots: dots.placement = try parsed(DotsPlacement.init(rawValue:))
-        case .dotsSwitch: dotsSwitch = try parsed(DotsSwitch.init(rawValue:))
+        case .dots: dots.placement = try word(DotsPlacement.init(rawValue:))
+        case .dotsSwitch: dotsSwitch = try word(DotsSwitch.init(rawValue:))
         case .dotSize: dots.size = try number()
         case .dotGap: dots.gap = try number()
         case .dotColor: dots.color = try parsed(RGBA.init(hex:))
         case .dotCurrentColor: dots.currentColor = try parsed(RGBA.init(hex:))
-        case .format: format = try parsed(OutputFormat.init(rawValue:))
+        case .format: format = try word(OutputFormat.init(rawValue:))
         case .quality: quality = try number()
         case .lossless:
             switch value {
@@ -121,12 +126,12 @@ extension CarouselOptions {
             case .text("false"): lossless = false
             default: throw invalid()
             }
-        case .touches: touches.mode = try parsed(TouchesMode.init(rawValue:))
+        case .touches: touches.mode = try word(TouchesMode.init(rawValue:))
         case .touchSize: touches.size = try number()
         case .touchColor: touches.color = try parsed(RGBA.init(hex:))
-        case .loop: loop = try wholeOrText(LoopMode.init)
+        case .loop: loop = try wholeOrText { LoopMode($0.lowercased()) }
         case .colors: colors = try integer()
-        case .dither: dither = try parsed(Dither.init(rawValue:))
+        case .dither: dither = try word(Dither.init(rawValue:))
         case .quiet:
             guard case .boolean = value else { throw invalid() }
         }

@@ -22,12 +22,13 @@ struct ScriptTests {
         #expect(script.entries.map(\.line) == [1, 2, 2, 3, 4, 4, 4])
     }
 
-    @Test(arguments: [("1.5", 1_500_000), ("1.5s", 1_500_000), ("300ms", 300_000), ("0", 0), ("2", 2_000_000)])
+    @Test(arguments: [("1.5", 1_500_000), ("1.5s", 1_500_000), ("300ms", 300_000), ("0", 0), ("2", 2_000_000),
+                      ("1.5S", 1_500_000), ("300MS", 300_000), ("300Ms", 300_000)])
     func durations(_ text: String, _ micros: Int) {
         #expect(MediaTime(parsing: text)?.microseconds == micros)
     }
 
-    @Test(arguments: ["-1", "-0", "1.5m", "abc", "", "s", "1e3", "nan", "3600.000001", "99999999999999999999"])
+    @Test(arguments: ["-1", "-0", "1.5m", "abc", "", "s", "S", "MS", "1e3", "nan", "3600.000001", "99999999999999999999", "1.5sS"])
     func badDurations(_ text: String) {
         #expect(MediaTime(parsing: text) == nil)
     }
