@@ -137,7 +137,7 @@ struct CarouselArguments: ParsableArguments {
 /// An enumerated option's value as typed. ArgumentParser keeps the text, and the option table
 /// reads it as it reads every value (`CarouselOptions.set(_:to:context:)`): the spaces and tabs
 /// at either end dropped, and a value it does not take refused in the same words as a config
-/// file's (`--dots: expected overlay, footer or none, got "Overlay"`). `Value`'s cases still
+/// file's (`--dots: expected overlay, footer or none, got "top"`). `Value`'s cases still
 /// show in `--help` and in shell completion.
 struct Choice<Value: CaseIterable & RawRepresentable<String>>: ExpressibleByArgument {
     let text: String
