@@ -38,6 +38,11 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "--item-width", "-10"], status: 64, says: "--item-width: must be 1...1000000, got -10"),
         Bad(arguments: ["render", "imgs", "--item-width", "30", "--clones", "0"], status: 64, says: "--clones: 0 per side is too few"),
         Bad(arguments: ["render", "imgs", "--size", "1000x1000", "--clones", "100000"], status: 64, says: "--clones: the padded strip would be "),
+        // The limit names what made the strip long: the spacing or the item width where given.
+        Bad(arguments: ["render", "imgs", "--size", "40x100", "--spacing", "1000000"], status: 64,
+            says: "--spacing: the padded strip would be 5000200x100 (5 items and clones, 1000040 px apart), over the limit of 268435456 pixels"),
+        Bad(arguments: ["render", "imgs", "--size", "40x100", "--item-width", "1000000"], status: 64, says: "--item-width: the padded strip would be "),
+        Bad(arguments: ["render", "imgs", "--size", "60000x5000"], status: 64, says: "--size: the padded strip would be "),
         Bad(arguments: ["render", "imgs", "--easing", "wobble"], status: 64, says: "--easing: expected linear"),
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "afile"], status: 64, says: "--at: must be in 0 ..< "),

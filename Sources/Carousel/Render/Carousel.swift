@@ -42,9 +42,14 @@ public struct Carousel: Sendable {
                                     alignment: options.align, clones: options.clones)
         let (pixels, overflow) = geometry.stripWidth.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= Carousel.maximumStripPixels else {
-            // Named after what set the strip's length: explicit clones, or else the layout.
-            throw .invalidOption(key: options.clones == .auto ? .size : .clones,
-                                 reason: "the padded strip would be \(geometry.stripWidth)x\(height), over the limit of \(Carousel.maximumStripPixels) pixels")
+            // Named after what set the strip's length: explicit clones; or else the larger part
+            // of the pitch, the spacing or the item width, where it was given; or the viewport.
+            let key: OptionKey = options.clones != .auto ? .clones
+                : options.spacing > (options.itemWidth ?? width) ? .spacing
+                : options.itemWidth != nil ? .itemWidth : .size
+            let items = geometry.leftClones + geometry.count + geometry.rightClones
+            throw .invalidOption(key: key, reason: "the padded strip would be \(geometry.stripWidth)x\(height) (\(items) items "
+                                 + "and clones, \(geometry.pitch) px apart), over the limit of \(Carousel.maximumStripPixels) pixels")
         }
         let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count, pitch: geometry.pitch,
                                     hold: options.hold, moveDuration: options.duration, easing: options.easing)
