@@ -1,4 +1,9 @@
 import Carousel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A failure as the command line reports it: one line and an exit status.
 ///
@@ -21,9 +26,13 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
     /// - `-` for `frames`, which writes a folder (`render`, `frame` and `strip` write one file,
     ///   and `-` is standard output for them);
     /// - for `frame` and `strip`, which write a PNG, a name whose extension names another
-    ///   format (`frame -o shot.gif` would be PNG bytes under a GIF's name).
+    ///   format (`frame -o shot.gif` would be PNG bytes under a GIF's name);
+    /// - `-` when standard output is a terminal, which would show the image's bytes as text.
     static func checkOutput(_ path: String, for command: String) throws(CLIError) {
         if path.isEmpty { throw .usage("-o: the path is empty") }
+        if path == "-" && command != "frames" && isatty(STDOUT_FILENO) == 1 {
+            throw .usage("-o -: standard output is a terminal; send it to a file or a pipe (> out, | command)")
+        }
         switch command {
         case "frames" where path == "-":
             throw .usage("-o -: frames writes a folder (PNGs and frames.json); give its path")

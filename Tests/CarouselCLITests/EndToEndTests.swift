@@ -302,6 +302,24 @@ struct ProgressTests {
         #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
         #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
     }
+
+    /// `-o -` is refused where standard output is a terminal, which would show the image's
+    /// bytes as text; a pipe takes them as before (EndToEndTests.writesToStdout).
+    @Test(.enabled(if: hasScript, "script(1) not installed; skipping the terminal output check"))
+    func imageBytesAreNotSentToATerminal() throws {
+        let w = try EndToEndTests.prepare()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary).path
+        for command in ["render imgs --format gif -o -", "frame imgs --at 0 -o -", "strip imgs -o -"] {
+            let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/script"),
+                                            ["-qec", "\(binary) \(command)", "/dev/null"], in: w.url)
+            let text = String(decoding: result.stdout, as: UTF8.self) + result.stderr
+            #expect(result.status == 64, "\(command): \(text.debugDescription)")
+            #expect(text.contains("error: -o -: standard output is a terminal; send it to a file or a pipe (> out, | command)"),
+                    "\(command): \(text.debugDescription)")
+            #expect(!text.contains("GIF89a") && !text.contains("PNG"), "\(command): no image bytes")
+        }
+    }
 }
 
 /// GIF, WebP and APNG read back by Pillow, a decoder independent of giflib, of libwebp's
