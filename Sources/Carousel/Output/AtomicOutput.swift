@@ -34,6 +34,9 @@ public enum AtomicOutput {
         }
         let target = resolve(path)
         var info = stat()
+        if path.hasSuffix("/") && stat(target, &info) != 0 {
+            throw .output(path, "ends in /, as a folder's name does; give a file name")
+        }
         if stat(target, &info) == 0 {
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR { throw .output(path, "is a folder; give a file name") }
@@ -193,8 +196,12 @@ public enum AtomicOutput {
             return nil
         }
         guard let temporaryPath = made else {
-            if failure != 0 { throw .output(path, cannotCreate(in: parent, failure)) }
-            throw .output(path, "cannot create a temporary folder in \(parent)")
+            // The parent named as the user wrote it, where no link was followed (`a/b`, not
+            // the absolute path it stands for).
+            let written = Paths.split(path).folder
+            let shown = resolve(path) != path ? parent : written.isEmpty ? "." : written
+            if failure != 0 { throw .output(path, cannotCreate(in: shown, failure)) }
+            throw .output(path, "cannot create a temporary folder in \(shown)")
         }
         let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: true)
         defer { TemporaryFiles.unregister(temporaryPath) }
