@@ -49,16 +49,33 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         case "ease-out": self = .easeOut
         case "ease-in-out": self = .easeInOut
         default:
-            if let args = Easing.arguments(t, function: "cubic-bezier"), args.count == 4,
-               (0...1).contains(args[0]), (0...1).contains(args[2]),
-               Easing.bezierYRange.contains(args[1]), Easing.bezierYRange.contains(args[3]) {
-                self = .cubicBezier(args[0], args[1], args[2], args[3])
-            } else if let args = Easing.arguments(t, function: "spring"), args.count == 2,
-                      Easing.springRange.contains(args[0]), Easing.springRange.contains(args[1]) {
-                self = .spring(damping: args[0], response: args[1])
+            let curve: Easing
+            if let args = Easing.arguments(t, function: "cubic-bezier"), args.count == 4 {
+                curve = .cubicBezier(args[0], args[1], args[2], args[3])
+            } else if let args = Easing.arguments(t, function: "spring"), args.count == 2 {
+                curve = .spring(damping: args[0], response: args[1])
             } else {
                 return nil
             }
+            guard curve.refusal == nil else { return nil }
+            self = curve
+        }
+    }
+
+    /// Why this curve's parameters lie outside what ``init(_:)`` accepts, or `nil`: a curve
+    /// made in Swift (`.spring(damping: 0, response: 0)`) is checked as text is, since only
+    /// the accepted ranges give finite values.
+    public var refusal: String? {
+        switch self {
+        case .linear:
+            return nil
+        case let .cubicBezier(x1, y1, x2, y2):
+            return (0...1).contains(x1) && (0...1).contains(x2) && Easing.bezierYRange.contains(y1)
+                && Easing.bezierYRange.contains(y2) ? nil
+                : "cubic-bezier takes x1 and x2 in 0...1 and y1 and y2 in -100...100, got \(self)"
+        case let .spring(damping, response):
+            return Easing.springRange.contains(damping) && Easing.springRange.contains(response) ? nil
+                : "spring takes DAMPING and RESPONSE in 0.01...100, got \(self)"
         }
     }
 

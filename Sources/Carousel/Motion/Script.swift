@@ -29,6 +29,31 @@ public enum ScriptStep: Equatable, Sendable {
 
     /// The largest drag distance accepted, in pixels either way.
     public static let maximumDrag = 1_000_000.0
+
+    /// Why this step's values lie outside what a script's text may give, or `nil`. A step
+    /// made in Swift (`.autoplay(cycles: -3)`, `.drag(dx: .nan)`, `.hold(-1)`, an easing out
+    /// of range) is checked as the parser checks text, when a timeline is built, so it is a
+    /// ``CarouselError``, never a trap or a timeline running backwards.
+    public var refusal: String? {
+        func time(_ t: MediaTime?) -> String? {
+            guard let t, !(MediaTime.zero ... MediaTime.maximum).contains(t) else { return nil }
+            return "DURATION: \(MediaTime.rangeRefusal), got \(CarouselOptions.written(t.seconds))"
+        }
+        func move(_ t: MediaTime?, _ e: Easing?) -> String? { time(t) ?? e?.refusal }
+        switch self {
+        case .hold(let t): return time(t)
+        case let .next(t, e), let .prev(t, e): return move(t, e)
+        case let .goto(page, t, e):
+            return page >= 1 ? move(t, e) : "\(page) is not a page number; expected a whole number from 1"
+        case .autoplay(let cycles):
+            return cycles >= 1 ? nil : "\(cycles) is not a cycle count; expected a whole number from 1"
+        case let .drag(dx, t, e):
+            return dx.isFinite && abs(dx) <= ScriptStep.maximumDrag ? move(t, e)
+                : "\(dx) is not a distance in pixels; expected a decimal number from -1000000 to 1000000"
+        case .release: return nil
+        case let .swipe(_, t): return time(t)
+        }
+    }
 }
 
 /// Which way a swipe goes.

@@ -64,6 +64,11 @@ public struct Timeline: Equatable, Sendable {
     /// refused before it is expanded, and so is an `autoplay` whose cycle lasts no time.
     public init(script: Script, count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime,
                 easing: Easing) throws(CarouselError) {
+        // Values made in Swift, checked as the option table checks them.
+        for (key, time) in [(OptionKey.hold, hold), (.duration, moveDuration)] where !(MediaTime.zero ... .maximum).contains(time) {
+            throw .invalidOption(key: key, reason: "\(MediaTime.rangeRefusal), got \(CarouselOptions.written(time.seconds))")
+        }
+        if let reason = easing.refusal { throw .invalidOption(key: .easing, reason: reason) }
         var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
                                       easing: easing, source: script.source)
         for (k, item) in script.entries.enumerated() {

@@ -53,6 +53,8 @@ struct TimelineBuilder {
         func fingerUp(_ step: String) throws(CarouselError) {
             guard gesture == nil else { throw fail("\(step) while the finger is down; \"release\" it first") }
         }
+        // A step made in Swift is checked as its text would be (``ScriptStep/refusal``).
+        if let reason = item.step.refusal { throw fail(reason) }
         switch item.step {
         case .hold(let length):
             if gesture != nil {

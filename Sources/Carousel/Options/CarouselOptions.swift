@@ -97,7 +97,9 @@ public struct CarouselOptions: Equatable, Sendable {
             return (0...100).contains(quality) ? nil : "must be 0...100, got \(Self.written(quality))"
         case .touchSize:
             return touches.size > 0 && touches.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(Self.written(touches.size))"
-        case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch, .dotColor,
+        case .easing:
+            return easing.refusal
+        case .align, .fit, .background, .script, .scriptFile, .dots, .dotsSwitch, .dotColor,
              .dotCurrentColor, .loop, .dither, .quiet, .touches, .touchColor, .format, .lossless:
             return nil
         }

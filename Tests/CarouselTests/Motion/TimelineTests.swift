@@ -95,6 +95,48 @@ struct TimelineTests {
         }
     }
 
+    /// Steps and curves made in Swift are checked as their text would be: out-of-range values
+    /// are a `CarouselError` naming the step, never a trap (`autoplay(cycles: -3)` and
+    /// `drag(dx: .nan)` once trapped) or a timeline running backwards (`hold(-1)`).
+    @Test func stepsMadeInSwiftAreCheckedAsText() throws {
+        let cases: [(ScriptStep, String)] = [
+            (.autoplay(cycles: -3), "-3 is not a cycle count; expected a whole number from 1"),
+            (.autoplay(cycles: 0), "0 is not a cycle count; expected a whole number from 1"),
+            (.drag(dx: .nan), "nan is not a distance in pixels; expected a decimal number from -1000000 to 1000000"),
+            (.drag(dx: -.infinity), "-inf is not a distance in pixels; expected a decimal number from -1000000 to 1000000"),
+            (.drag(dx: 5_000_000), "5000000.0 is not a distance in pixels; expected a decimal number from -1000000 to 1000000"),
+            (.hold(-1), "DURATION: must be 0 to 3600 seconds, got -1"),
+            (.next(duration: -1), "DURATION: must be 0 to 3600 seconds, got -1"),
+            (.swipe(.next, duration: -0.5), "DURATION: must be 0 to 3600 seconds, got -0.5"),
+            (.goto(page: 0), "0 is not a page number; expected a whole number from 1"),
+            (.next(easing: .cubicBezier(2, 0, -1, 1)), "cubic-bezier takes x1 and x2 in 0...1 and y1 and y2 in -100...100, got cubic-bezier(2.0,0.0,-1.0,1.0)"),
+            (.prev(easing: .spring(damping: 0, response: 0)), "spring takes DAMPING and RESPONSE in 0.01...100, got spring(0.0,0.0)"),
+            (.drag(dx: -20, easing: .spring(damping: .nan, response: 1)), "spring takes DAMPING and RESPONSE in 0.01...100, got spring(nan,1.0)"),
+        ]
+        for (step, reason) in cases {
+            let script = Script(steps: [.hold(1), step, .release].filter { $0 != .release || step.isDrag })
+            #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: step.description, reason: reason)) {
+                try Timeline(script: script, count: 5, pitch: 100, hold: 1, moveDuration: 0.3, easing: .linear)
+            }
+        }
+        // The options' own curve and times, made in Swift, too.
+        #expect(throws: CarouselError.invalidOption(key: .easing, reason: "spring takes DAMPING and RESPONSE in 0.01...100, got spring(0.0,0.0)")) {
+            try Timeline(script: .autoplay, count: 5, pitch: 100, hold: 1, moveDuration: 0.3, easing: .spring(damping: 0, response: 0))
+        }
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "must be 0 to 3600 seconds, got -2")) {
+            try Timeline(script: .autoplay, count: 5, pitch: 100, hold: -2, moveDuration: 0.3, easing: .linear)
+        }
+        var options = CarouselOptions()
+        options.easing = .cubicBezier(0.5, 0, .infinity, 1)
+        #expect(throws: CarouselError.invalidOption(key: .easing, reason: "cubic-bezier takes x1 and x2 in 0...1 and y1 and y2 in -100...100, got cubic-bezier(0.5,0.0,inf,1.0)")) {
+            try options.validate()
+        }
+        // Curves at the ends of their ranges are taken, as their text is.
+        #expect(Easing.spring(damping: 0.01, response: 100).refusal == nil && Easing.cubicBezier(0, -100, 1, 100).refusal == nil)
+        #expect(Easing("spring(0.01,100)") == .spring(damping: 0.01, response: 100))
+        #expect(Easing("cubic-bezier(0,-100,1,100.5)") == nil)
+    }
+
     /// Each kind of motion answers its position and velocity.
     @Test func motionPositionAndVelocity() {
         let move = Motion.move(from: 2, by: -1, easing: .linear)
@@ -121,4 +163,8 @@ struct TimelineTests {
         #expect(frames.count == 20)
         #expect(frames[9].position == 0 && frames[10].position == 1)
     }
+}
+
+private extension ScriptStep {
+    var isDrag: Bool { if case .drag = self { true } else { false } }
 }
