@@ -10,9 +10,16 @@ public struct FrameTolerance: Equatable, Sendable {
     /// Per-channel difference (0...255) that does not count as a difference.
     public var channel: Int
 
-    /// A tolerance of `pixels` (share) beyond `channel` levels.
+    /// A tolerance of `pixels` (a share, 0...1: 0.001 lets one pixel in a thousand differ)
+    /// beyond `channel` levels (clamped to 0...255).
+    ///
+    /// A `pixels` outside 0...1 stops the test with a precondition failure: `pixels: 10`
+    /// reads as "ten pixels", yet as a share it would let every pixel differ, so the test
+    /// could never fail.
     public init(pixels: Double = 0, channel: Int = 0) {
-        self.pixels = min(1, max(0, pixels))
+        precondition((0...1).contains(pixels),
+                     "FrameTolerance: pixels is the share of pixels that may differ, 0...1 (0.001 is one in a thousand), got \(pixels)")
+        self.pixels = pixels
         self.channel = min(255, max(0, channel))
     }
 

@@ -76,6 +76,14 @@ struct CarouselSnapshotTests {
         #expect(!within.matches(FrameTolerance(pixels: 0, channel: 3)))
     }
 
+    /// A share of pixels outside 0...1 (`pixels: 10`, meant as ten pixels) stops the test
+    /// rather than letting every pixel differ; the ends of the range are taken.
+    @Test func toleranceOutsideAShareStops() async {
+        #expect(FrameTolerance(pixels: 1, channel: 300).channel == 255 && FrameTolerance(pixels: 0).pixels == 0)
+        await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: 10) }
+        await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: .nan) }
+    }
+
     /// A failing comparison says what differs and writes reference, actual and difference images.
     @Test func failureWritesThreeImages() throws {
         let reference = try Self.carousel().frame(at: 0)

@@ -83,11 +83,12 @@ extension Carousel {
         return sink.data
     }
 
-    /// Writes the animation in `format` (default: from the extension, GIF when the name has
-    /// none) to `path` atomically.
+    /// Writes the animation in `format` to `path` atomically. Without `format`, the options'
+    /// ``CarouselOptions/format`` is taken, as `render --format` is; without either, the
+    /// format the extension names (GIF when the name has none).
     public func write(toFile path: String, format: OutputFormat? = nil,
                       progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
-        guard let format = format ?? OutputFormat(path: path) else {
+        guard let format = format ?? options.format ?? OutputFormat(path: path) else {
             throw .output(path, "unknown extension; use .gif, .webp, .apng or .png, or name the format")
         }
         let encoder = try encoder(for: format)

@@ -25,7 +25,7 @@ public struct Carousel: Sendable {
     ///
     /// Everything that can be refused is refused before pixel memory is allocated:
     /// options, geometry, the strip's size and the timeline's length.
-    public init(images: [RGBAImage], options: CarouselOptions) throws(CarouselError) {
+    public init(images: [RGBAImage], options: CarouselOptions = CarouselOptions()) throws(CarouselError) {
         try options.validate()
         guard let first = images.first else { throw .noImages }
         // A decoded PNG has at least one pixel each way; an image made in code may have none.

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Everything that can stop a render, each case naming the file, option, key or step and the reason.
 ///
 /// The engine speaks of options by key (``OptionKey``), never by command-line flag:
@@ -69,4 +75,11 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
     private static func shown(_ path: String) -> String {
         path.isEmpty ? "\"\" (an empty name)" : path.trimmingSpaces != path ? "\"\(path)\"" : path
     }
+}
+
+/// `localizedDescription` (what an alert or a log shows of an `Error`) is the same one line as
+/// ``CarouselError/description``, rather than Foundation's generic "The operation could not be
+/// completed".
+extension CarouselError: LocalizedError {
+    public var errorDescription: String? { description }
 }

@@ -33,5 +33,36 @@ struct LibraryAPITests {
         #expect(carousel.frameInfos.map(\.index) == Array(0..<carousel.frameCount))
         #expect(try PNGCodec.decode(carousel.strip.pngData()) == carousel.strip)
         #expect(throws: CarouselError.self) { try Carousel(paths: [folder.appendingPathComponent("nothing").path]) }
+        // What an alert shows of the error is its one line.
+        var bad = CarouselOptions()
+        bad.fps = 0
+        do {
+            _ = try Carousel(images: CarouselRenderTests.flatItems(2), options: bad)
+            Issue.record("fps 0 accepted")
+        } catch {
+            #expect((error as any Error).localizedDescription == "fps: must be 1...50, got 0")
+        }
+    }
+
+    /// `write(toFile:)` takes the options' format, as `render --format` does, before the
+    /// extension's; a format given to the call comes first.
+    @Test func writeTakesTheOptionsFormat() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-format-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = CarouselOptions()
+        options.fps = 10
+        options.format = .webp
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(2), options: options)
+        func head(_ name: String) throws -> String {
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)).prefix(4), as: UTF8.self)
+        }
+        try carousel.write(toFile: folder.appendingPathComponent("banner").path)
+        try carousel.write(toFile: folder.appendingPathComponent("banner.gif").path)
+        try carousel.write(toFile: folder.appendingPathComponent("banner.png").path, format: .gif)
+        #expect(try head("banner") == "RIFF" && head("banner.gif") == "RIFF" && head("banner.png") == "GIF8")
+        options.format = nil
+        try Carousel(images: CarouselRenderTests.flatItems(2), options: options).write(toFile: folder.appendingPathComponent("plain.gif").path)
+        #expect(try head("plain.gif") == "GIF8")
     }
 }
