@@ -31,7 +31,7 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--dot-size", "nan"], status: 64, says: "--dot-size: expected a number of pixels"),
         Case(arguments: ["render", "imgs", "--script", "drag 1e400; release"], status: 1, says: "is not a distance in pixels"),
         Case(arguments: ["render", "imgs", "--hold", "0", "--duration", "0", "--script", "autoplay 1000000000"], status: 64, says: "--hold: is 0 s"),
-        Case(arguments: ["render", "imgs", "--fit", "a\nb"], status: 64, says: "'a\\nb'"),
+        Case(arguments: ["render", "imgs", "--fit", "a\nb"], status: 64, says: "--fit: expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--script", "hold 1; \u{1B}[31mred"], status: 1, says: "\"\\u{1B}[31mred\""),
         Case(arguments: ["render", "imgs", "--config", "newline.json"], status: 64, says: "newline.json: key \"fit\": expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--config", "trailing.json"], status: 1, says: "trailing.json: not valid JSON: expected a key in quotes after the comma (no trailing commas) at line 1, column 22"),
