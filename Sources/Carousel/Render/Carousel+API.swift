@@ -29,18 +29,17 @@ extension Carousel {
         try encoder.encode(plan(), to: sink, name: name, progress: progress)
     }
 
-    /// The looping GIF as bytes.
+    /// The looping GIF as bytes: ``data(format:)`` with `.gif`, so WebP's `quality` and
+    /// `lossless` are refused here too.
     public func gifData() throws(CarouselError) -> Data {
-        let sink = MemorySink()
-        try write(with: gifEncoder, to: sink, name: "<memory>")
-        return sink.data
+        try data(format: .gif)
     }
 
-    /// Writes the looping GIF to `path` atomically (a temporary file beside it, renamed into place).
+    /// Writes the looping GIF to `path` atomically (a temporary file beside it, renamed into
+    /// place): ``write(toFile:format:progress:)`` with `.gif`. A `path` of `-` is standard
+    /// output.
     public func writeGIF(toFile path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
-        try AtomicOutput.write(to: path) { sink throws(CarouselError) in
-            try write(with: gifEncoder, to: sink, name: path, progress: progress)
-        }
+        try write(toFile: path, format: .gif, progress: progress)
     }
 
     /// Writes every frame as PNG and `frames.json` into the folder `path`, atomically: built
