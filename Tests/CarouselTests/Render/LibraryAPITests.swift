@@ -64,5 +64,13 @@ struct LibraryAPITests {
         options.format = nil
         try Carousel(images: CarouselRenderTests.flatItems(2), options: options).write(toFile: folder.appendingPathComponent("plain.gif").path)
         #expect(try head("plain.gif") == "GIF8")
+        // The GIF calls refuse WebP's options as data(format: .gif) does, rather than ignore them.
+        options.quality = 50
+        let webpOnly = try Carousel(images: CarouselRenderTests.flatItems(2), options: options)
+        let refusal = CarouselError.invalidOption(key: .quality, reason: "applies to WebP only, not gif")
+        #expect(throws: refusal) { try webpOnly.gifData() }
+        #expect(throws: refusal) { try webpOnly.data(format: .gif) }
+        #expect(throws: refusal) { try webpOnly.writeGIF(toFile: folder.appendingPathComponent("q.gif").path) }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("q.gif").path))
     }
 }
