@@ -18,7 +18,7 @@ struct CarouselArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: help(.size)) var size: String?
     @Option(name: .customLong("item-width"), parsing: .unconditional, help: help(.itemWidth)) var itemWidth: String?
     @Option(parsing: .unconditional, help: help(.spacing)) var spacing: String?
-    @Option(help: help(.align)) var align: Choice<Alignment>?
+    @Option(help: help(.align)) var align: Choice<ItemAlignment>?
     @Option(parsing: .unconditional, help: help(.clones)) var clones: String?
     @Option(help: help(.fit)) var fit: Choice<FitMode>?
     @Option(parsing: .unconditional, help: help(.background)) var background: String?

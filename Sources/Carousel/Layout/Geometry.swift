@@ -1,5 +1,8 @@
-/// Where the current item sits in the viewport.
-public enum Alignment: String, CaseIterable, Codable, Sendable {
+/// Where the current item sits in the viewport (`--align`).
+///
+/// Named `ItemAlignment`, not `Alignment`, so a file that imports both this library and
+/// SwiftUI can still write SwiftUI's `Alignment` unqualified.
+public enum ItemAlignment: String, CaseIterable, Codable, Sendable {
     /// The current item's left edge at the viewport's left edge.
     case start
     /// The current item centred, neighbours peeking on both sides.
@@ -56,7 +59,7 @@ public struct Geometry: Equatable, Sendable {
     /// Gap between items.
     public let spacing: Int
     /// Alignment of the current item.
-    public let alignment: Alignment
+    public let alignment: ItemAlignment
     /// Clones before the first real item.
     public let leftClones: Int
     /// Clones after the last real item.
@@ -64,7 +67,7 @@ public struct Geometry: Equatable, Sendable {
 
     /// Builds the geometry and resolves `clones` against what it needs.
     public init(count: Int, width: Int, height: Int, itemWidth: Int, spacing: Int,
-                alignment: Alignment, clones: ClonePolicy) throws(CarouselError) {
+                alignment: ItemAlignment, clones: ClonePolicy) throws(CarouselError) {
         guard count >= 1 else { throw .noImages }
         try Geometry.check(width: width, height: height, itemWidth: itemWidth, spacing: spacing)
         self.count = count
@@ -146,7 +149,7 @@ public struct Geometry: Equatable, Sendable {
     /// on the clone before it, a `next` from the last on the clone after it), so
     /// the viewport spans periodic columns `-pitch - a ..< N * pitch - a + W`.
     public static func minimumClones(width: Int, itemWidth: Int, spacing: Int,
-                                     alignment: Alignment) -> (left: Int, right: Int) {
+                                     alignment: ItemAlignment) -> (left: Int, right: Int) {
         let pitch = itemWidth + spacing
         let a = alignment == .start ? 0 : floorDiv(width - itemWidth, 2)
         return (max(0, ceilDiv(pitch + a, pitch)), max(0, ceilDiv(width - a, pitch)))

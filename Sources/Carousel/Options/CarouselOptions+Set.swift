@@ -94,7 +94,7 @@ extension CarouselOptions {
         case .size: size = try parsed(PixelSize.init(parsing:))
         case .itemWidth: itemWidth = try integer()
         case .spacing: spacing = try integer()
-        case .align: align = try word(Alignment.init(rawValue:))
+        case .align: align = try word(ItemAlignment.init(rawValue:))
         case .clones: clones = try wholeOrText { ClonePolicy($0.lowercased()) }
         case .fit: fit = try word(FitMode.init(rawValue:))
         case .background: background = try parsed(RGBA.init(hex:))

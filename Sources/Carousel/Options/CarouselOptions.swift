@@ -11,7 +11,7 @@ public struct CarouselOptions: Equatable, Sendable {
     /// Gap between items.
     public var spacing = 0
     /// Where the current item sits.
-    public var align = Alignment.center
+    public var align = ItemAlignment.center
     /// Clones per side.
     public var clones = ClonePolicy.auto
     /// How an image fills its item.

@@ -5,12 +5,12 @@ import Testing
 struct GeometryTests {
     /// The three reference layouts and what `clones auto` gives them.
     @Test(arguments: [
-        (640, 640, 0, Alignment.center, 1, 1),   // full-width pages: [last, 1...N, first]
-        (375, 343, 8, Alignment.center, 2, 2),   // peeking cells: two clones each side
-        (640, 320, 0, Alignment.start, 1, 2),
-        (640, 200, 10, Alignment.center, 3, 2),  // x0 up to 5*210-220 = 830, 830+640 = 1470 = 7*210
+        (640, 640, 0, ItemAlignment.center, 1, 1),   // full-width pages: [last, 1...N, first]
+        (375, 343, 8, ItemAlignment.center, 2, 2),   // peeking cells: two clones each side
+        (640, 320, 0, ItemAlignment.start, 1, 2),
+        (640, 200, 10, ItemAlignment.center, 3, 2),  // x0 up to 5*210-220 = 830, 830+640 = 1470 = 7*210
     ])
-    func minimumClones(width: Int, item: Int, spacing: Int, align: Alignment, left: Int, right: Int) throws {
+    func minimumClones(width: Int, item: Int, spacing: Int, align: ItemAlignment, left: Int, right: Int) throws {
         let g = try Geometry(count: 5, width: width, height: 10, itemWidth: item, spacing: spacing, alignment: align, clones: .auto)
         #expect(g.leftClones == left && g.rightClones == right)
     }
@@ -46,7 +46,7 @@ struct GeometryTests {
     }
 
     struct Case: CustomStringConvertible, Sendable {
-        let n: Int, itemScale: Double, align: Alignment, spacing: Int, clones: ClonePolicy
+        let n: Int, itemScale: Double, align: ItemAlignment, spacing: Int, clones: ClonePolicy
         var description: String { "N=\(n) item=\(itemScale)W \(align) spacing=\(spacing) clones=\(clones)" }
     }
 
@@ -54,7 +54,7 @@ struct GeometryTests {
         var cases: [Case] = []
         for n in [1, 2, 3, 5] {
             for scale in [1.0, 0.8, 0.5] {
-                for align in Alignment.allCases {
+                for align in ItemAlignment.allCases {
                     for spacing in [0, 10] {
                         for clones in [ClonePolicy.auto, .set] {
                             cases.append(Case(n: n, itemScale: scale, align: align, spacing: spacing, clones: clones))
@@ -130,7 +130,7 @@ struct GeometryTests {
             }
             return item
         }
-        for (alignment, clones) in [(Alignment.center, ClonePolicy.auto), (.start, .auto), (.center, .set), (.start, .count(5))] {
+        for (alignment, clones) in [(ItemAlignment.center, ClonePolicy.auto), (.start, .auto), (.center, .set), (.start, .count(5))] {
             let g = try Geometry(count: 3, width: 12, height: 41, itemWidth: 7, spacing: 2, alignment: alignment, clones: clones)
             let strip = PaddedStrip.build(items: items, geometry: g, background: background)
             #expect(strip.width == g.stripWidth && strip.height == 41)
