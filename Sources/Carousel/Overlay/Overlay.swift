@@ -3,7 +3,10 @@
 /// An overlay knows the frame it draws on and nothing of encoders. It tells the
 /// encoder which pixels it may touch (``boxes(for:)``), so those are mapped from
 /// their exact colours, and which colours it paints (``colors``), so a palette
-/// reserves them. A new overlay is a new conformer beside ``PageDots``.
+/// reserves them. The overlays a ``Carousel`` draws are the ones its options describe
+/// (``Carousel/overlays``, read-only): the page dots and the touch indicator. In this
+/// package, a new kind of overlay is a new conformer beside ``PageDots``, added where
+/// ``Carousel`` builds that list; a library user reads the list but cannot add to it.
 public protocol Overlay: Sendable {
     /// Draws on `rows`, the rows of a frame described by `frame` from row `top` down, at
     /// the frame's full width: what drawing on the whole frame draws in those rows.
