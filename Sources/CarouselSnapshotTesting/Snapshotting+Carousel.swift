@@ -19,11 +19,16 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
         frames(at: [time], tolerance: tolerance, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// The frames shown at `times`, stacked top to bottom in one PNG (a contact sheet).
+    /// The frames shown at `times`, stacked top to bottom in one PNG (a contact sheet). No
+    /// times, like a time outside the timeline, is reported as a test failure.
     public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
         Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback { carousel in
+            if times.isEmpty {
+                reportFailure("frames(at:) was given no times; give at least one", fileID: fileID, filePath: filePath,
+                              line: line, column: column)
+            }
             var sheet = RGBAImage(width: carousel.width, height: carousel.height * max(1, times.count))
             for (row, time) in times.enumerated() {
                 do {

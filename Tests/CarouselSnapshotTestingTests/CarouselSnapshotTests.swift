@@ -58,6 +58,19 @@ struct CarouselSnapshotTests {
         #expect(timing.hasPrefix("Carousel animation differs from its reference: ") && timing.contains("the first that differs is frame"), "\(timing)")
     }
 
+    /// A contact sheet of no times, like a time outside the timeline, fails the test rather
+    /// than passing on a blank picture.
+    @Test func framesWithoutTimesFail() throws {
+        let carousel = try Self.carousel()
+        for (times, says) in [([MediaTime](), "given no times"), ([100], "outside the timeline")] {
+            withKnownIssue {
+                Snapshotting<Carousel, RGBAImage>.frames(at: times).snapshot(carousel).run { _ in }
+            } matching: { issue in
+                issue.comments.contains { $0.rawValue.contains(says) }
+            }
+        }
+    }
+
     @Test func stripOfTheCarousel() throws {
         assertSnapshot(of: try Self.carousel(), as: .strip())
     }
