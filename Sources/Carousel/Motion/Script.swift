@@ -83,6 +83,13 @@ public struct Script: Equatable, Sendable {
     /// Where the script came from (`script`, a file name, or as the command line names it), for error messages.
     public let source: String
 
+    /// Two scripts are equal when their steps are: `hold 1500ms` as text equals
+    /// `.hold(1.5)` in Swift. Where each came from and how its steps were written, kept for
+    /// error messages, does not count.
+    public static func == (lhs: Script, rhs: Script) -> Bool {
+        lhs.entries.map(\.step) == rhs.entries.map(\.step)
+    }
+
     /// The largest script file read, in bytes.
     public static let maximumSize = 1 << 20
 

@@ -98,6 +98,14 @@ struct ScriptTests {
         #expect(try Script(parsing: "hold 1 # then; next").entries.map(\.step) == [.hold(1)])
     }
 
+    /// Scripts are equal when their steps are, however they were written and wherever they came from.
+    @Test func scriptsWithTheSameStepsAreEqual() throws {
+        #expect(try Script(parsing: "hold 1500ms; NEXT", source: "a.txt", isFile: true)
+                == Script(steps: [.hold(1.5), .next()]))
+        #expect(try Script(parsing: "hold 1.5; next") != Script(steps: [.hold(1.5), .prev()]))
+        #expect(try Script(parsing: "hold 1.5") != Script(steps: [.hold(1.5), .hold(1.5)]))
+    }
+
     /// Steps as Swift values read as a script would write them, and errors name them by number.
     @Test func stepsAsSwiftValues() throws {
         let script = Script(steps: [.hold(1.5), .next(duration: 0.4, easing: .ease), .goto(page: 9)])
