@@ -65,17 +65,23 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         return (negative ? -value : value, scale)
     }
 
-    /// A literal number of seconds; values beyond ±``maximum`` are clamped to it.
+    /// A literal number of seconds, kept as written up to ±``literalLimit`` (and clamped
+    /// there), so that an option or a step set past ``maximum`` in Swift (`options.hold =
+    /// 7200`) is refused by the range checks as its text would be, not cut to one hour.
     public init(floatLiteral seconds: Double) {
-        self = MediaTime(seconds: seconds)
-            ?? (seconds < 0 ? MediaTime(microseconds: -MediaTime.maximum.microseconds) : MediaTime.maximum)
+        let limit = Double(MediaTime.literalLimit.microseconds)
+        microseconds = seconds.isNaN ? 0 : Int(max(-limit, min(limit, (seconds * 1_000_000).rounded())))
     }
 
-    /// A literal whole number of seconds; values beyond ±``maximum`` are clamped to it.
+    /// A literal whole number of seconds, as ``init(floatLiteral:)`` keeps one.
     public init(integerLiteral seconds: Int) {
-        let limit = MediaTime.maximum.microseconds / 1_000_000
+        let limit = MediaTime.literalLimit.microseconds / 1_000_000
         microseconds = max(-limit, min(limit, seconds)) * 1_000_000
     }
+
+    /// The longest literal kept as written: a million hours, far past ``maximum``, and far
+    /// enough below `Int.max` microseconds that two such times add without overflow.
+    public static let literalLimit = MediaTime(microseconds: 3_600_000_000 * 1_000_000)
 
     /// The time in seconds.
     public var seconds: Double { Double(microseconds) / 1_000_000 }

@@ -106,6 +106,8 @@ struct TimelineTests {
             (.drag(dx: -.infinity), "-inf is not a distance in pixels; expected a decimal number from -1000000 to 1000000"),
             (.drag(dx: 5_000_000), "5000000.0 is not a distance in pixels; expected a decimal number from -1000000 to 1000000"),
             (.hold(-1), "DURATION: must be 0 to 3600 seconds, got -1"),
+            (.hold(7200), "DURATION: must be 0 to 3600 seconds, got 7200"),
+            (.next(duration: 3600.5), "DURATION: must be 0 to 3600 seconds, got 3600.5"),
             (.next(duration: -1), "DURATION: must be 0 to 3600 seconds, got -1"),
             (.swipe(.next, duration: -0.5), "DURATION: must be 0 to 3600 seconds, got -0.5"),
             (.goto(page: 0), "0 is not a page number; expected a whole number from 1"),
@@ -127,6 +129,11 @@ struct TimelineTests {
             try Timeline(script: .autoplay, count: 5, pitch: 100, hold: -2, moveDuration: 0.3, easing: .linear)
         }
         var options = CarouselOptions()
+        // A literal past the hour is kept as written, so the range check sees it.
+        options.hold = 7200
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "must be 0 to 3600 seconds, got 7200")) { try options.validate() }
+        options.hold = 3600
+        try options.validate()
         options.easing = .cubicBezier(0.5, 0, .infinity, 1)
         #expect(throws: CarouselError.invalidOption(key: .easing, reason: "cubic-bezier takes x1 and x2 in 0...1 and y1 and y2 in -100...100, got cubic-bezier(0.5,0.0,inf,1.0)")) {
             try options.validate()
