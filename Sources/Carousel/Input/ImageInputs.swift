@@ -85,19 +85,30 @@ public enum ImageInputs {
     /// `img10` keep that order. Names equal that way are told apart where they first differ:
     /// two numbers by their leading zeros (`1` before `01`), other characters as they are
     /// (capitals before small letters).
+    ///
+    /// It is a strict weak ordering on every name (the sort, and so the output, never depends
+    /// on the order the folder lists its files), and only equal names are equivalent: two names
+    /// equal in every other way, as canonically equivalent text is (`café` composed and
+    /// decomposed), are told apart by their Unicode scalars.
     public static func naturalOrder(_ a: String, _ b: String) -> Bool {
         let x = Array(a), y = Array(b)
         let loose = compare(x, y, exactly: false)
-        return loose != 0 ? loose < 0 : compare(x, y, exactly: true) < 0
+        if loose != 0 { return loose < 0 }
+        let exact = compare(x, y, exactly: true)
+        if exact != 0 { return exact < 0 }
+        return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
     }
 
     /// -1, 0 or 1 as `x` sorts before, with or after `y`: where both have a run of digits, the
     /// runs by value (of any length: leading zeros dropped, then the shorter first, then digit
     /// by digit), and `exactly`, by their length when their values are equal; other characters
-    /// one by one, lowercased unless `exactly`; a name that ends first sorts first.
+    /// one by one, lowercased unless `exactly`, a run of digits against one of them standing
+    /// as `0` (so a run sorts the same way against a character whatever its digits, a grapheme
+    /// such as `1️⃣` being no digit); a name that ends first sorts first.
     private static func compare(_ x: [Character], _ y: [Character], exactly: Bool) -> Int {
         func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
         func sign(_ less: Bool) -> Int { less ? -1 : 1 }
+        func text(_ c: Character) -> String { isDigit(c) ? "0" : exactly ? String(c) : c.lowercased() }
         var i = 0, j = 0
         while i < x.count && j < y.count {
             if isDigit(x[i]) && isDigit(y[j]) {
@@ -112,7 +123,7 @@ public enum ImageInputs {
                 j = n
                 continue
             }
-            let c = exactly ? String(x[i]) : x[i].lowercased(), d = exactly ? String(y[j]) : y[j].lowercased()
+            let c = text(x[i]), d = text(y[j])
             if c != d { return sign(c < d) }
             i += 1
             j += 1

@@ -22,14 +22,25 @@ struct ImageInputsTests {
                 #expect(shuffled.sorted(by: ImageInputs.naturalOrder) == names, "\(Array(shuffled))")
             }
         }
-        // A strict order: no name before itself, and of two different names exactly one first.
-        let all = cases.flatMap { $0 }
+        // A strict order on any names: no name before itself, of two different names (down to
+        // their scalars: canonically equivalent text too) exactly one first, and transitive, a
+        // grapheme that starts with a digit and names with no digits among them.
+        let composed = "caf\u{E9}.png", decomposed = "cafe\u{301}.png"
+        let all = cases.flatMap { $0 } + ["1\u{FE0F}\u{20E3}.png", "9.png", "10.png", "0\u{301}.png", composed, decomposed,
+                                          "-.png", "~1.png", "a.png", "A.png", "\u{00C0}.png", "img.png"]
+        let order = ImageInputs.naturalOrder
         for a in all {
-            #expect(!ImageInputs.naturalOrder(a, a))
-            for b in all where a != b {
-                #expect(ImageInputs.naturalOrder(a, b) != ImageInputs.naturalOrder(b, a), "\(a) and \(b)")
+            #expect(!order(a, a))
+            for b in all where !a.unicodeScalars.elementsEqual(b.unicodeScalars) {
+                #expect(order(a, b) != order(b, a), "\(a.debugDescription) and \(b.debugDescription)")
+                for c in all where order(a, b) && order(b, c) {
+                    #expect(order(a, c), "\(a.debugDescription) < \(b.debugDescription) < \(c.debugDescription)")
+                }
             }
         }
+        // So the sort does not depend on the order names come in.
+        let sorted = all.sorted(by: order)
+        for _ in 0..<20 { #expect(all.shuffled().sorted(by: order).map { Array($0.unicodeScalars) } == sorted.map { Array($0.unicodeScalars) }) }
     }
 
     /// A folder on disk lists its pictures that way, skipping hidden files and other names.
