@@ -113,7 +113,8 @@ public struct Script: Equatable, Sendable {
         self.source = source
         var entries: [Entry] = []
         let text = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
-        for (lineIndex, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        let lineBreaks: Set<Character> = ["\n", "\r\n", "\r"]
+        for (lineIndex, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: lineBreaks.contains).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             for piece in line.split(separator: ";", omittingEmptySubsequences: true) {
                 let words = Script.words(piece)

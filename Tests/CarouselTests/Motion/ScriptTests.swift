@@ -94,6 +94,11 @@ struct ScriptTests {
                                              reason: "unknown step \"wait\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
             try Script(parsing: "hold 1\r\n\r\nwait 1\r\n", source: "intro.txt", isFile: true)
         }
+        // Only those three end a line, as an editor counts lines: a form feed or U+2028 is white space.
+        #expect(throws: CarouselError.script(source: "vt.txt", step: 3, line: 2, text: "nxt",
+                                             reason: "unknown step \"nxt\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
+            try Script(parsing: "hold 1\u{0C}; next\u{2028}\r\nnxt\n", source: "vt.txt", isFile: true)
+        }
         // A comment runs to the end of its line, past a `;`.
         #expect(try Script(parsing: "hold 1 # then; next").entries.map(\.step) == [.hold(1)])
     }
