@@ -83,11 +83,18 @@ struct TimelineTests {
     }
 
     /// Autoplay past the hour says what a page takes and how many there are, in the singular
-    /// for one cycle, and names the default script as such when no script was given.
+    /// for one; with no script given, it is the hold's error (a usage error on the command
+    /// line), since the user wrote no step.
     @Test func autoplayPastTheHourSaysWhy() throws {
-        #expect(throws: CarouselError.script(source: "the default script", step: 1, line: 0, text: "autoplay 1",
-                                             reason: "1 cycle of 30 pages at 3600.3 s a page (hold and duration) lasts longer than the limit of one hour")) {
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 3600.0 s a page, 3600.3 s with duration, and 30 pages last longer than the limit of one hour")) {
             try Timeline(script: .autoplay, count: 30, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear)
+        }
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 3600.0 s a page, 3600.3 s with duration, and 1 page lasts longer than the limit of one hour")) {
+            try Timeline(script: .autoplay, count: 1, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear)
+        }
+        #expect(throws: CarouselError.script(source: "script", step: 1, line: 0, text: "autoplay 1",
+                                             reason: "1 cycle of 1 page at 3600.3 s a page (hold and duration) lasts longer than the limit of one hour")) {
+            try Timeline(script: Script(parsing: "autoplay 1"), count: 1, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear)
         }
         #expect(throws: CarouselError.script(source: "script", step: 1, line: 0, text: "autoplay 400",
                                              reason: "400 cycles of 5 pages at 2.3 s a page (hold and duration) last longer than the limit of one hour")) {
