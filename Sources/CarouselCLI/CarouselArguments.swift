@@ -110,18 +110,21 @@ struct CarouselArguments: ParsableArguments {
         try carousel(options: options(), output: output)
     }
 
-    /// The carousel of these arguments' images with `options` (from ``options()``). A file
-    /// `output` (not `-`) that is one of the images is refused, a usage error, before any is
-    /// read: writing it would replace a picture with the render.
+    /// The carousel of these arguments' images with `options` (from ``options()``). An
+    /// `output` that would overwrite a file the run reads (an image, the config file, the
+    /// script file) is refused, a usage error, before any image is read.
     func carousel(options: CarouselOptions, output: String? = nil) throws(CLIError) -> Carousel {
-        guard !images.isEmpty else {
-            return try attributed { () throws(CarouselError) in try Carousel(images: SampleBanners.images(), options: options) }
+        let urls = try attributed { () throws(CarouselError) in images.isEmpty ? [] : try ImageInputs.resolve(images) }
+        if let output {
+            let inputs = urls.map { (what: "the input image", path: $0.relativePath) }
+                + [config.map { (what: "the config file", path: $0) }, scriptFile.map { (what: "the script file", path: $0) }].compactMap { $0 }
+            if let input = AtomicOutput.overwrittenInput(by: output, among: inputs) {
+                throw .usage("-o \(output): is \(input.what) \(input.path); give another output")
+            }
         }
-        let urls = try attributed { () throws(CarouselError) in try ImageInputs.resolve(images) }
-        if let output, output != "-", let image = ImageInputs.input(among: urls, sameAs: output) {
-            throw .usage("-o \(output): is the input image \(image.relativePath); give another output")
+        return try attributed { () throws(CarouselError) in
+            try Carousel(images: urls.isEmpty ? SampleBanners.images() : ImageInputs.load(urls), options: options)
         }
-        return try attributed { () throws(CarouselError) in try Carousel(images: ImageInputs.load(urls), options: options) }
     }
 
     /// Runs `body`, saying a library error in the command line's words.

@@ -210,26 +210,32 @@ struct EndToEndTests {
         #expect(w.exists("imgs/10.png"))
     }
 
-    /// An output that is one of the input images (by name, through a symbolic link or a hard
-    /// link, as a file or from a folder) is refused before anything is written, and the picture
-    /// stays as it was.
+    /// An output that is one of the files the run reads (an input image by name, through a
+    /// symbolic link or a hard link, as a file or from a folder; the config file; the script
+    /// file) is refused before anything is written, and the file stays as it was.
     @Test func outputThatIsAnInputIsRefused() throws {
         let w = try Self.prepare()
         defer { w.remove() }
         try FileManager.default.createSymbolicLink(atPath: w.path("link.png"), withDestinationPath: "imgs/2.png")
         try FileManager.default.linkItem(atPath: w.path("imgs/10.png"), toPath: w.path("hard.png"))
+        try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("keep.json"))
+        try Data("hold 1; next".utf8).write(to: w.url.appendingPathComponent("keep.txt"))
         let before = try #require(w.data("imgs/2.png"))
         let cases: [([String], String)] = [
             (["render", "imgs/1.png", "imgs/2.png", "-o", "imgs/2.png"], "-o imgs/2.png: is the input image imgs/2.png; give another output"),
             (["render", "imgs", "-o", "link.png"], "-o link.png: is the input image imgs/2.png; give another output"),
             (["frame", "imgs", "--at", "0", "-o", "./imgs/2.png"], "-o ./imgs/2.png: is the input image imgs/2.png; give another output"),
             (["strip", "imgs/1.png", "imgs/10.png", "-o", "hard.png"], "-o hard.png: is the input image imgs/10.png; give another output"),
+            // The other files a run reads are inputs too.
+            (["strip", "imgs", "--config", "keep.json", "-o", "keep.json"], "-o keep.json: is the config file keep.json; give another output"),
+            (["frame", "--script-file", "keep.txt", "--at", "0", "-o", "./keep.txt"], "-o ./keep.txt: is the script file keep.txt; give another output"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(arguments + ["--quiet"], in: w.url)
             #expect(result.status == 64 && result.stderr == "error: \(message)\n", "\(arguments): \(result.stderr)")
         }
         #expect(w.data("imgs/2.png") == before)
+        #expect(w.data("keep.json") == Data("{\"fps\": 10}".utf8) && w.data("keep.txt") == Data("hold 1; next".utf8))
         #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
         // Another file in the images' folder is written as before.
         #expect(try CLI.run(["strip", "imgs/1.png", "-o", "imgs/strip.png", "--quiet"], in: w.url).status == 0)

@@ -3,11 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns the command line's IMAGES (files and folders) into decoded images.
 public enum ImageInputs {
@@ -38,18 +33,6 @@ public enum ImageInputs {
         }
         guard !urls.isEmpty else { throw .noImages }
         return urls
-    }
-
-    /// The first of `urls` that is the file at `path`, links followed (the same device and
-    /// inode: a symbolic or hard link to a picture counts as that picture), or nil when none
-    /// is or nothing is at `path`. An output written to `path` would replace that picture.
-    public static func input(among urls: [URL], sameAs path: String) -> URL? {
-        var target = stat()
-        guard stat(path, &target) == 0, target.st_mode & S_IFMT == S_IFREG else { return nil }
-        return urls.first { url in
-            var info = stat()
-            return stat(url.path, &info) == 0 && info.st_dev == target.st_dev && info.st_ino == target.st_ino
-        }
     }
 
     /// Decodes every file, in parallel; the first failure in input order is thrown, naming its file.

@@ -102,11 +102,7 @@ extension CarouselOptions {
         case .scriptFile:
             // A relative path joined to the config file's folder as the user wrote that (so
             // errors name the file where it was looked for: `cfg/intro.txt`, not `intro.txt`).
-            let path = try text()
-            let folder = context.folder ?? ""
-            let resolved = path.hasPrefix("/") || folder.isEmpty ? path
-                : folder.hasSuffix("/") ? folder + path : folder + "/" + path
-            script = try Script.load(path: resolved)
+            script = try Script.load(path: Paths.join(context.folder ?? "", text()))
         case .hold: hold = try time()
         case .duration: duration = try time()
         case .easing: easing = try parsed(Easing.init)

@@ -69,6 +69,14 @@ public enum AtomicOutput {
         }
     }
 
+    /// The first of `inputs` (what it is, and its path) that `path` would overwrite: the same
+    /// existing regular file, links followed (a symbolic or hard link to it too); nil when
+    /// none is, or nothing is at `path`. `-` is standard output and overwrites nothing.
+    public static func overwrittenInput(by path: String, among inputs: [(what: String, path: String)]) -> (what: String, path: String)? {
+        guard path != "-" else { return nil }
+        return inputs.first { Paths.isSameFile(path, $0.path) }
+    }
+
     /// Writes `data` to `path` atomically.
     public static func write(_ data: Data, to path: String) throws(CarouselError) {
         try write(to: path) { sink throws(CarouselError) in
@@ -89,7 +97,7 @@ public enum AtomicOutput {
             guard n > 0 else { return current }
             let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             let folder = Paths.split(current).folder
-            current = link.hasPrefix("/") || folder.isEmpty ? link : folder + "/" + link
+            current = Paths.join(folder, link)
         }
         return current
     }

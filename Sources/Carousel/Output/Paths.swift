@@ -14,6 +14,20 @@ enum Paths {
         return info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// Whether `a` and `b` name the same existing regular file, links followed (the same
+    /// device and inode: a symbolic or hard link to a file counts as that file).
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        guard stat(a, &x) == 0, x.st_mode & S_IFMT == S_IFREG, stat(b, &y) == 0 else { return false }
+        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
+    /// `folder` and `name` joined with one slash; `name` alone when `folder` is empty or
+    /// `name` is absolute.
+    static func join(_ folder: String, _ name: String) -> String {
+        name.hasPrefix("/") || folder.isEmpty ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// `path` split at its last slash, trailing slashes aside, as `NSString`'s
     /// `deletingLastPathComponent` and `lastPathComponent` split it: "a/b/c" is ("a/b", "c"),
     /// "c" is ("", "c"), "/c" is ("/", "c"), and "/" is ("/", "/").
