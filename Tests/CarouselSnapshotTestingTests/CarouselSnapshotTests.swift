@@ -95,6 +95,14 @@ struct CarouselSnapshotTests {
         #expect(FrameTolerance(pixels: 1, channel: 300).channel == 255 && FrameTolerance(pixels: 0).pixels == 0)
         await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: 10) }
         await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: .nan) }
+        await #expect(processExitsWith: .failure) {
+            var tolerance = FrameTolerance.exact
+            tolerance.pixels = 10
+        }
+        var tolerance = FrameTolerance.exact
+        tolerance.channel = 300
+        tolerance.pixels = 0.5
+        #expect(tolerance.channel == 255 && tolerance.pixels == 0.5)
     }
 
     /// A failing comparison says what differs and writes reference, actual and difference images.
