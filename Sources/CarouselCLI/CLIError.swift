@@ -1,9 +1,4 @@
 import Carousel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A failure as the command line reports it: one line and an exit status.
 ///
@@ -19,37 +14,6 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
 
     /// A usage error.
     static func usage(_ line: String) -> CLIError { CLIError(description: line, status: 64) }
-
-    /// Refuses, as a usage error, an `-o` that `command` cannot write as the user means it:
-    /// - an empty path, which resolves to the working folder (`frames` would take it for its
-    ///   output folder);
-    /// - `-` for `frames`, which writes a folder (`render`, `frame` and `strip` write one file,
-    ///   and `-` is standard output for them);
-    /// - for `frame` and `strip`, which write a PNG, a name whose extension names another
-    ///   format (`frame -o shot.gif` would be PNG bytes under a GIF's name);
-    /// - `-` when standard output is a terminal, which would show the image's bytes as text.
-    static func checkOutput(_ path: String, for command: String) throws(CLIError) {
-        if path.isEmpty { throw .usage("-o: the path is empty") }
-        if path == "-" && command != "frames" && isatty(STDOUT_FILENO) == 1 {
-            throw .usage("-o -: standard output is a terminal; send it to a file or a pipe (> out, | command)")
-        }
-        switch command {
-        case "frames" where path == "-":
-            throw .usage("-o -: frames writes a folder (PNGs and frames.json); give its path")
-        case "frame", "strip":
-            let name = path.split(separator: "/").last ?? ""
-            let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
-            let suffix = dot.map { name[name.index(after: $0)...].lowercased() } ?? ""
-            if CLIError.otherImageSuffixes.contains(suffix) {
-                throw .usage("-o \(path): \(command) writes a PNG; name it .png (render writes GIF, WebP and APNG)")
-            }
-        default:
-            break
-        }
-    }
-
-    /// Extensions of image formats other than a still PNG, refused for `frame` and `strip`.
-    static let otherImageSuffixes: Set<String> = ["gif", "webp", "apng", "jpg", "jpeg"]
 
     init(description: String, status: Int32) {
         self.description = description

@@ -20,7 +20,7 @@ struct Frame: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output, for: "frame")
+        try OutputKind.png("frame").check(output)
         let carousel = try arguments.carousel(output: output)
         // Spaces around it dropped, as the option table drops them (`CarouselOptions.set`).
         let trimmed = at.trimmingSpaces
@@ -46,7 +46,7 @@ struct Frames: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output, for: "frames")
+        try OutputKind.folder.check(output)
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
@@ -65,7 +65,7 @@ struct Strip: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output, for: "strip")
+        try OutputKind.png("strip").check(output)
         let carousel = try arguments.carousel(output: output)
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)

@@ -17,7 +17,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let start = Date()
-        try CLIError.checkOutput(output, for: "render")
+        try OutputKind.animation.check(output)
         let options = try arguments.options()
         let format = try outputFormat(options.format)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }

@@ -35,7 +35,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 
     /// The extension of `path`'s name, lowercased: what follows its last dot, unless that
     /// dot begins the name (`.gif` is a hidden file's whole name); nil when there is none.
-    private static func fileExtension(_ path: String) -> String? {
+    package static func fileExtension(_ path: String) -> String? {
         let name = Paths.split(path).name
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         return name[name.index(after: dot)...].lowercased()

@@ -43,6 +43,13 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         isWritten(text) ? rangeRefusal : "expected seconds written 2, 1.5s or 300ms"
     }
 
+    /// Why this time is refused as a duration, below 0 or past ``maximum`` (`must be 0 to 3600
+    /// seconds, got 7200`), or `nil`: the one check of options, steps and timelines made in Swift.
+    public var durationRefusal: String? {
+        (MediaTime.zero ... MediaTime.maximum).contains(self) ? nil
+            : "\(MediaTime.rangeRefusal), got \(CarouselOptions.written(seconds))"
+    }
+
     /// The reason a time out of range is refused: `must be 0 to 3600 seconds`.
     public static let rangeRefusal = "must be 0 to \(maximum.microseconds / 1_000_000) seconds"
 

@@ -35,24 +35,28 @@ public enum ScriptStep: Equatable, Sendable {
     /// of range) is checked as the parser checks text, when a timeline is built, so it is a
     /// ``CarouselError``, never a trap or a timeline running backwards.
     public var refusal: String? {
-        func time(_ t: MediaTime?) -> String? {
-            guard let t, !(MediaTime.zero ... MediaTime.maximum).contains(t) else { return nil }
-            return "DURATION: \(MediaTime.rangeRefusal), got \(CarouselOptions.written(t.seconds))"
-        }
+        func time(_ t: MediaTime?) -> String? { t?.durationRefusal.map { "DURATION: \($0)" } }
         func move(_ t: MediaTime?, _ e: Easing?) -> String? { time(t) ?? e?.refusal }
         switch self {
         case .hold(let t): return time(t)
         case let .next(t, e), let .prev(t, e): return move(t, e)
         case let .goto(page, t, e):
-            return page >= 1 ? move(t, e) : "\(page) is not a page number; expected a whole number from 1"
+            return page >= 1 ? move(t, e) : ScriptStep.pageRefusal("\(page)")
         case .autoplay(let cycles):
-            return cycles >= 1 ? nil : "\(cycles) is not a cycle count; expected a whole number from 1"
+            return cycles >= 1 ? nil : ScriptStep.cycleRefusal("\(cycles)")
         case let .drag(dx, t, e):
             return dx.isFinite && abs(dx) <= ScriptStep.maximumDrag ? move(t, e)
-                : "\(dx) is not a distance in pixels; expected a decimal number from -1000000 to 1000000"
+                : ScriptStep.dragRefusal("\(dx)")
         case .release: return nil
         case let .swipe(_, t): return time(t)
         }
+    }
+
+    /// The refusals the parser and ``refusal`` share, of a value `shown` as the error shows it.
+    static func pageRefusal(_ shown: String) -> String { "\(shown) is not a page number; expected a whole number from 1" }
+    static func cycleRefusal(_ shown: String) -> String { "\(shown) is not a cycle count; expected a whole number from 1" }
+    static func dragRefusal(_ shown: String) -> String {
+        "\(shown) is not a distance in pixels; expected a decimal number from -\(Int(maximumDrag)) to \(Int(maximumDrag))"
     }
 }
 
@@ -181,7 +185,7 @@ public struct Script: Equatable, Sendable {
         case "goto":
             guard let first = args.first else { throw StepError(text: "goto needs a PAGE number (1-based)") }
             guard let page = Int(first), page >= 1 else {
-                throw StepError(text: "\"\(first)\" is not a page number; expected a whole number from 1")
+                throw StepError(text: ScriptStep.pageRefusal("\"\(first)\""))
             }
             let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "goto")
             return .goto(page: page, duration: duration, easing: easing)
@@ -189,7 +193,7 @@ public struct Script: Equatable, Sendable {
             guard args.count <= 1 else { throw StepError(text: "autoplay takes at most one CYCLES count") }
             guard let text = args.first else { return .autoplay(cycles: 1) }
             guard let cycles = Int(text), cycles >= 1 else {
-                throw StepError(text: "\"\(text)\" is not a cycle count; expected a whole number from 1")
+                throw StepError(text: ScriptStep.cycleRefusal("\"\(text)\""))
             }
             return .autoplay(cycles: cycles)
         case "drag":
@@ -198,7 +202,7 @@ public struct Script: Equatable, Sendable {
             }
             guard let dx = Double(first), dx.isFinite, abs(dx) <= ScriptStep.maximumDrag,
                   first.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }) else {
-                throw StepError(text: "\"\(first)\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120")
+                throw StepError(text: ScriptStep.dragRefusal("\"\(first)\"") + ", e.g. -120")
             }
             let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "drag")
             return .drag(dx: dx, duration: duration, easing: easing)

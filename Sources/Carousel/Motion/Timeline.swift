@@ -65,8 +65,8 @@ public struct Timeline: Equatable, Sendable {
     public init(script: Script, count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime,
                 easing: Easing) throws(CarouselError) {
         // Values made in Swift, checked as the option table checks them.
-        for (key, time) in [(OptionKey.hold, hold), (.duration, moveDuration)] where !(MediaTime.zero ... .maximum).contains(time) {
-            throw .invalidOption(key: key, reason: "\(MediaTime.rangeRefusal), got \(CarouselOptions.written(time.seconds))")
+        for (key, time) in [(OptionKey.hold, hold), (.duration, moveDuration)] {
+            if let reason = time.durationRefusal { throw .invalidOption(key: key, reason: reason) }
         }
         if let reason = easing.refusal { throw .invalidOption(key: .easing, reason: reason) }
         var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,

@@ -81,9 +81,9 @@ public struct CarouselOptions: Equatable, Sendable {
             guard case .count(let k) = clones else { return nil }
             return (0...ClonePolicy.maximumCount).contains(k) ? nil : "must be 0...\(ClonePolicy.maximumCount) per side, got \(k)"
         case .hold:
-            return (.zero ... .maximum).contains(hold) ? nil : "\(MediaTime.rangeRefusal), got \(Self.written(hold.seconds))"
+            return hold.durationRefusal
         case .duration:
-            return (.zero ... .maximum).contains(duration) ? nil : "\(MediaTime.rangeRefusal), got \(Self.written(duration.seconds))"
+            return duration.durationRefusal
         case .fps:
             return (1...50).contains(fps) ? nil : "must be 1...50, got \(fps)"
         case .dotSize:
