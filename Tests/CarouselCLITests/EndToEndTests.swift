@@ -220,6 +220,8 @@ struct EndToEndTests {
         try FileManager.default.linkItem(atPath: w.path("imgs/10.png"), toPath: w.path("hard.png"))
         try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("keep.json"))
         try Data("hold 1; next".utf8).write(to: w.url.appendingPathComponent("keep.txt"))
+        try Data("{\"scriptFile\": \"keep.txt\"}".utf8).write(to: w.url.appendingPathComponent("cfg/script.json"))
+        try Data("hold 1; next".utf8).write(to: w.url.appendingPathComponent("cfg/keep.txt"))
         let before = try #require(w.data("imgs/2.png"))
         let cases: [([String], String)] = [
             (["render", "imgs/1.png", "imgs/2.png", "-o", "imgs/2.png"], "-o imgs/2.png: is the input image imgs/2.png; give another output"),
@@ -229,6 +231,7 @@ struct EndToEndTests {
             // The other files a run reads are inputs too.
             (["strip", "imgs", "--config", "keep.json", "-o", "keep.json"], "-o keep.json: is the config file keep.json; give another output"),
             (["frame", "--script-file", "keep.txt", "--at", "0", "-o", "./keep.txt"], "-o ./keep.txt: is the script file keep.txt; give another output"),
+            (["strip", "--config", "cfg/script.json", "-o", "cfg/keep.txt"], "-o cfg/keep.txt: is the config file's script file cfg/keep.txt; give another output"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(arguments + ["--quiet"], in: w.url)
@@ -236,6 +239,7 @@ struct EndToEndTests {
         }
         #expect(w.data("imgs/2.png") == before)
         #expect(w.data("keep.json") == Data("{\"fps\": 10}".utf8) && w.data("keep.txt") == Data("hold 1; next".utf8))
+        #expect(w.data("cfg/keep.txt") == Data("hold 1; next".utf8))
         #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
         // Another file in the images' folder is written as before.
         #expect(try CLI.run(["strip", "imgs/1.png", "-o", "imgs/strip.png", "--quiet"], in: w.url).status == 0)
