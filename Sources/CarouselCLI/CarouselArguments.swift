@@ -116,10 +116,11 @@ struct CarouselArguments: ParsableArguments {
     func carousel(options: CarouselOptions, output: String? = nil) throws(CLIError) -> Carousel {
         let urls = try attributed { () throws(CarouselError) in images.isEmpty ? [] : try ImageInputs.resolve(images) }
         if let output {
-            let configured = (try? config.map(ConfigFile.init(path:)))??.scriptFile
+            // The script file the options took (`--script-file`, or the config's `scriptFile`
+            // joined to its folder), as it was read.
             let inputs = urls.map { (what: "the input image", path: $0.relativePath) }
-                + [config.map { (what: "the config file", path: $0) }, scriptFile.map { (what: "the script file", path: $0) },
-                   configured.map { (what: "the config file's script file", path: $0) }].compactMap { $0 }
+                + [config.map { (what: "the config file", path: $0) },
+                   options.script?.file.map { (what: "the script file", path: $0) }].compactMap { $0 }
             if let input = AtomicOutput.overwrittenInput(by: output, among: inputs) {
                 throw .usage("-o \(output): is \(input.what) \(input.path); give another output")
             }

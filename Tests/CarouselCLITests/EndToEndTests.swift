@@ -231,7 +231,7 @@ struct EndToEndTests {
             // The other files a run reads are inputs too.
             (["strip", "imgs", "--config", "keep.json", "-o", "keep.json"], "-o keep.json: is the config file keep.json; give another output"),
             (["frame", "--script-file", "keep.txt", "--at", "0", "-o", "./keep.txt"], "-o ./keep.txt: is the script file keep.txt; give another output"),
-            (["strip", "--config", "cfg/script.json", "-o", "cfg/keep.txt"], "-o cfg/keep.txt: is the config file's script file cfg/keep.txt; give another output"),
+            (["strip", "--config", "cfg/script.json", "-o", "cfg/keep.txt"], "-o cfg/keep.txt: is the script file cfg/keep.txt; give another output"),
         ]
         for (arguments, message) in cases {
             let result = try CLI.run(arguments + ["--quiet"], in: w.url)

@@ -86,6 +86,9 @@ public struct Script: Equatable, Sendable {
     public let entries: [Entry]
     /// Where the script came from (`script`, a file name, or as the command line names it), for error messages.
     public let source: String
+    /// The file the script was read from (``load(path:name:)``), as its path was given; nil
+    /// for a script written inline or in Swift. An output may not overwrite it.
+    public private(set) var file: String?
 
     /// Two scripts are equal when their steps are: `hold 1500ms` as text equals
     /// `.hold(1.5)` in Swift. Where each came from and how its steps were written, kept for
@@ -263,7 +266,9 @@ extension Script {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw .input(name, "cannot read script file: not UTF-8 text")
         }
-        return try Script(parsing: text, source: name, isFile: true)
+        var script = try Script(parsing: text, source: name, isFile: true)
+        script.file = path
+        return script
     }
 }
 

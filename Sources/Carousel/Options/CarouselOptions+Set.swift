@@ -82,12 +82,13 @@ extension CarouselOptions {
         func word<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
             try parsed { make($0.lowercased()) }
         }
-        func wholeOrText<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
+        // A whole number or an enumerated word (`--loop Forever`, `"clones": 2`).
+        func wholeOrWord<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
             if case .integer(let n) = value {
                 guard let result = make(String(n)) else { throw invalid() }
                 return result
             }
-            return try parsed(make)
+            return try word(make)
         }
 
         switch key {
@@ -95,7 +96,7 @@ extension CarouselOptions {
         case .itemWidth: itemWidth = try integer()
         case .spacing: spacing = try integer()
         case .align: align = try word(ItemAlignment.init(rawValue:))
-        case .clones: clones = try wholeOrText { ClonePolicy($0.lowercased()) }
+        case .clones: clones = try wholeOrWord(ClonePolicy.init)
         case .fit: fit = try word(FitMode.init(rawValue:))
         case .background: background = try parsed(RGBA.init(hex:))
         case .script: script = try Script(parsing: text(), source: context.scriptName)
@@ -125,7 +126,7 @@ extension CarouselOptions {
         case .touches: touches.mode = try word(TouchesMode.init(rawValue:))
         case .touchSize: touches.size = try number()
         case .touchColor: touches.color = try parsed(RGBA.init(hex:))
-        case .loop: loop = try wholeOrText { LoopMode($0.lowercased()) }
+        case .loop: loop = try wholeOrWord(LoopMode.init)
         case .colors: colors = try integer()
         case .dither: dither = try word(Dither.init(rawValue:))
         case .quiet:

@@ -74,15 +74,6 @@ public struct ConfigFile: Sendable {
         return nil
     }
 
-    /// The script file the file names (`scriptFile`), joined to the file's folder when
-    /// relative, as ``apply(to:)`` reads it; nil when it names none.
-    public var scriptFile: String? {
-        for (key, value) in values where key == .scriptFile {
-            if case .text(let name) = value { return Paths.join(Paths.split(path).folder, name) }
-        }
-        return nil
-    }
-
     /// Sets every option the file gives on `options`; errors name the file and the key.
     public func apply(to options: inout CarouselOptions) throws(CarouselError) {
         let context = OptionContext(scriptName: "\(path): key \"script\"",
