@@ -82,18 +82,10 @@ struct TimelineBuilder {
             }
             let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
             guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
+                // Said as a cycle of no time is above: the hold's error, naming the step.
                 let page = MediaTime(microseconds: cycle)
-                let pages = count == 1 ? "1 page" : "\(count) pages"
-                // The default script was not written by the user: what made it too long is the
-                // hold (with the duration), a usage error naming that option, as a cycle of no
-                // time is above.
-                if source == Script.autoplay.source {
-                    throw .invalidOption(key: .hold, reason: "is \(hold) a page, \(page) with duration, and "
-                                         + "\(count == 1 ? "1 page lasts" : "\(count) pages last") longer than the limit of one hour")
-                }
-                throw fail(cycles == 1
-                    ? "1 cycle of \(pages) at \(page) a page (hold and duration) lasts longer than the limit of one hour"
-                    : "\(cycles) cycles of \(pages) at \(page) a page (hold and duration) last longer than the limit of one hour")
+                throw .invalidOption(key: .hold, reason: "is \(hold) a page, \(page) with duration, so \"\(item.text)\" (step "
+                                     + "\(item.number) of \(source)), \(cycles) x \(count) pages, would last longer than the limit of one hour")
             }
             for _ in 0..<pages {
                 add(hold, by: 0, easing: easing)
