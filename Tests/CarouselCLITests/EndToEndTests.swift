@@ -47,6 +47,7 @@ struct EndToEndTests {
         Bad(arguments: ["render", "imgs", "-o", "afile/out.gif"], status: 1, says: "cannot write in"),
         Bad(arguments: ["render", "imgs", "-o", "nodir/"], status: 1, says: "error: nodir/: ends in /, as a folder's name does; give a file name"),
         Bad(arguments: ["render", "imgs", "-o", "empty/"], status: 1, says: "error: empty/: is a folder; give a file name"),
+        Bad(arguments: ["render", "imgs", "-o", ".."], status: 1, says: "error: ..: is a folder; give a file name"),
         // The folder that is missing named as written, not as an absolute path.
         Bad(arguments: ["frames", "imgs", "-o", "no/such/frames"], status: 1, says: "error: no/such/frames: cannot write in no/such: no such folder"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "afile"], status: 64, says: "--at: must be in 0 ..< "),

@@ -34,10 +34,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     }
 
     /// The extension of `path`'s name, lowercased: what follows its last dot, unless that
-    /// dot begins the name (`.gif` is a hidden file's whole name); nil when there is none.
+    /// dot begins the name (`.gif` is a hidden file's whole name) or ends it (`..`, `banner.`);
+    /// nil when there is none.
     package static func fileExtension(_ path: String) -> String? {
         let name = Paths.split(path).name
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
         return name[name.index(after: dot)...].lowercased()
     }
 }
