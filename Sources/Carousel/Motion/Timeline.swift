@@ -62,15 +62,18 @@ public struct Timeline: Equatable, Sendable {
     /// With one page nothing can move: every move becomes a hold of its length, and drags
     /// move the finger only. A timeline longer than ``MediaTime/maximum`` (one hour) is
     /// refused before it is expanded, and so is an `autoplay` whose cycle lasts no time.
+    ///
+    /// `written` is false where `script` stands in for a script nobody gave (the default
+    /// `autoplay 1`): an autoplay past the hour is then the hold's error, not the step's.
     public init(script: Script, count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime,
-                easing: Easing) throws(CarouselError) {
+                easing: Easing, written: Bool = true) throws(CarouselError) {
         // Values made in Swift, checked as the option table checks them.
         for (key, time) in [(OptionKey.hold, hold), (.duration, moveDuration)] {
             if let reason = time.durationRefusal { throw .invalidOption(key: key, reason: reason) }
         }
         if let reason = easing.refusal { throw .invalidOption(key: .easing, reason: reason) }
         var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
-                                      easing: easing, source: script.source)
+                                      easing: easing, source: script.source, written: written)
         for (k, item) in script.entries.enumerated() {
             try builder.add(item, remaining: script.entries[(k + 1)...])
         }

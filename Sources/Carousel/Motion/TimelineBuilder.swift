@@ -8,6 +8,8 @@ struct TimelineBuilder {
     let moveDuration: MediaTime
     let easing: Easing
     let source: String
+    /// Whether the user wrote the script (false for the default one).
+    let written: Bool
 
     private(set) var segments: [Timeline.Segment] = []
     private(set) var releases: [Timeline.Release] = []
@@ -33,13 +35,14 @@ struct TimelineBuilder {
         var velocity: Double
     }
 
-    init(count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime, easing: Easing, source: String) {
+    init(count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime, easing: Easing, source: String, written: Bool = true) {
         self.count = count
         self.pitch = pitch
         self.hold = hold
         self.moveDuration = moveDuration
         self.easing = easing
         self.source = source
+        self.written = written
     }
 
     /// Whether the script so far leaves the finger down.
@@ -82,10 +85,14 @@ struct TimelineBuilder {
             }
             let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
             guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
-                // Said as a cycle of no time is above: the hold's error, naming the step.
+                // A written step is the step's error; the default script, which nobody wrote,
+                // is too long because of the hold (with the duration): that option's error.
                 let page = MediaTime(microseconds: cycle)
-                throw .invalidOption(key: .hold, reason: "is \(hold) a page, \(page) with duration, so \"\(item.text)\" (step "
-                                     + "\(item.number) of \(source)), \(cycles) x \(count) pages, would last longer than the limit of one hour")
+                let pages = "\(cycles) x \(count) pages at \(page) a page (hold and duration)"
+                guard written else {
+                    throw .invalidOption(key: .hold, reason: "is \(hold) a page, so the default autoplay, \(pages), would last longer than the limit of one hour")
+                }
+                throw fail("\(pages) would last longer than the limit of one hour")
             }
             for _ in 0..<pages {
                 add(hold, by: 0, easing: easing)
@@ -94,17 +101,18 @@ struct TimelineBuilder {
         case let .drag(dx, d, e):
             let length = d ?? moveDuration
             guard length > .zero else { throw fail("a drag takes time; give it a DURATION above 0 (the default is the duration option)") }
-            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -Self.gestureWidth(from: item, remaining) / 2, velocity: 0) }
+            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -gestureWidth(from: item, remaining) / 2, velocity: 0) }
             drag(dx, length: length, easing: e ?? .linear)
         case .release:
             guard gesture != nil else { throw fail("release with no finger down; a gesture starts with \"drag\" or \"swipe\"") }
             release()
         case let .swipe(direction, d):
-            try fingerUp("swipe")
+            // `drag DX DURATION linear; release` (spec 3b): with the finger already down, the
+            // drag goes on from where it is.
             let length = d ?? Timeline.swipeDuration
             guard length > .zero else { throw fail("a swipe takes time; give it a DURATION above 0") }
             let dx = Self.swipeDistance(direction, pitch: pitch)
-            gesture = Gesture(position: Double(page), travelled: 0, origin: -dx / 2, velocity: 0)
+            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -dx / 2, velocity: 0) }
             drag(dx, length: length, easing: .linear)
             release()
         }
@@ -118,11 +126,13 @@ struct TimelineBuilder {
     }
 
     /// S, the sum of the DX of the drags from `item` until the next release.
-    private static func gestureWidth(from item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) -> Double {
+    private func gestureWidth(from item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) -> Double {
         var sum = 0.0
         for entry in [item] + remaining {
             switch entry.step {
             case .drag(let dx, _, _): sum += dx
+            // A swipe is a drag and the release that ends the gesture.
+            case .swipe(let direction, _): return sum + Self.swipeDistance(direction, pitch: pitch)
             case .release: return sum
             default: continue
             }

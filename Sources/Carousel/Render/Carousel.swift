@@ -52,7 +52,8 @@ public struct Carousel: Sendable {
                                  + "and clones, \(geometry.pitch) px apart), over the limit of \(Carousel.maximumStripPixels) pixels")
         }
         let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count, pitch: geometry.pitch,
-                                    hold: options.hold, moveDuration: options.duration, easing: options.easing)
+                                    hold: options.hold, moveDuration: options.duration, easing: options.easing,
+                                    written: options.script != nil)
         guard timeline.frameCount(fps: options.fps) > 0 else { throw Carousel.tooShort(timeline, options) }
         self.options = options
         self.geometry = geometry

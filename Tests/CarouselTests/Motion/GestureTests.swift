@@ -177,6 +177,12 @@ struct GestureTests {
         #expect(FramesFolder.json(carousel).contains("\"phase\": \"hold\", \"touch\": null"))
     }
 
+    /// A swipe while the finger is down is the drag and release it stands for (spec 3b).
+    @Test func swipeWithTheFingerDownIsADragAndARelease() throws {
+        #expect(try Self.timeline("drag -30 0.2; swipe next") == Self.timeline("drag -30 0.2; drag -33 0.15 linear; release"))
+        #expect(try Self.timeline("swipe prev 0.3") == Self.timeline("drag 33 0.3 linear; release"))
+    }
+
     /// Steps that make no sense with the finger down, or without it, are errors naming the step.
     @Test(arguments: [
         ("drag", 1, "drag needs a distance DX in pixels (negative = towards the next page), e.g. \"drag -120 0.3\""),
@@ -190,7 +196,8 @@ struct GestureTests {
         ("drag -10; next; release", 2, "next while the finger is down; \"release\" it first"),
         ("drag -10; goto 2; release", 2, "goto while the finger is down; \"release\" it first"),
         ("drag -10; autoplay; release", 2, "autoplay while the finger is down; \"release\" it first"),
-        ("drag -10; swipe next; release", 2, "swipe while the finger is down; \"release\" it first"),
+        // A swipe is `drag; release`: with the finger down it goes on, and a release after it has none to lift.
+        ("drag -10; swipe next; release", 3, "release with no finger down; a gesture starts with \"drag\" or \"swipe\""),
         ("drag -10 0.2; hold 1", 2, "the script ends with the finger down; end it with \"release\""),
         ("drag -10 0; release", 1, "a drag takes time; give it a DURATION above 0 (the default is the duration option)"),
         ("swipe up", 1, "swipe needs a direction, next or prev, e.g. \"swipe next\""),

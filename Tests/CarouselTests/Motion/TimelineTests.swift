@@ -82,16 +82,31 @@ struct TimelineTests {
         }
     }
 
-    /// Autoplay past the hour is the hold's error, as a cycle of no time is: it says what a
-    /// page takes, the step and how many pages.
+    /// Autoplay past the hour says what a page takes and how many pages: a written step is the
+    /// step's error; the default script, which nobody wrote, the hold's.
     @Test func autoplayPastTheHourSaysWhy() throws {
-        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 3600.0 s a page, 3600.3 s with duration, so \"autoplay 1\" "
-                                                    + "(step 1 of the default script), 1 x 30 pages, would last longer than the limit of one hour")) {
-            try Timeline(script: .autoplay, count: 30, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear)
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 3600.0 s a page, so the default autoplay, 1 x 30 pages at "
+                                                    + "3600.3 s a page (hold and duration), would last longer than the limit of one hour")) {
+            try Timeline(script: .autoplay, count: 30, pitch: 100, hold: 3600, moveDuration: 0.3, easing: .linear, written: false)
         }
-        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 2.0 s a page, 2.3 s with duration, so \"autoplay 400\" "
-                                                    + "(step 1 of script), 400 x 5 pages, would last longer than the limit of one hour")) {
+        #expect(throws: CarouselError.script(source: "script", step: 1, line: 0, text: "autoplay 400",
+                                             reason: "400 x 5 pages at 2.3 s a page (hold and duration) would last longer than the limit of one hour")) {
             try Timeline(script: Script(parsing: "autoplay 400"), count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .linear)
+        }
+        // Through the options: no script given, or one written.
+        var options = CarouselOptions()
+        options.hold = 3600
+        let images = [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)]
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "is 3600.0 s a page, so the default autoplay, 1 x 2 pages at "
+                                                    + "3600.3 s a page (hold and duration), would last longer than the limit of one hour")) {
+            try Carousel(images: images, options: options)
+        }
+        options.script = .autoplay
+        #expect(throws: CarouselError.self) { try Carousel(images: images, options: options) }
+        do {
+            _ = try Carousel(images: images, options: options)
+        } catch {
+            guard case .script = error else { Issue.record("a written script's step is at fault: \(error)"); return }
         }
     }
 
