@@ -42,6 +42,10 @@ enum SignalCleanup {
         // a FIFO's reader quitting) makes the write fail with EPIPE, reported as one line and
         // exit 1 like any other write error, rather than SIGPIPE ending the process unheard.
         signal(SIGPIPE, SIG_IGN)
+        // So does a file grown past the size limit (`ulimit -f`): the write fails with EFBIG,
+        // one line and exit 1 with the temporary removed, rather than SIGXFSZ ending the
+        // process silently and leaving it.
+        signal(SIGXFSZ, SIG_IGN)
         #if os(Linux)
         installCrashHandlers()
         #endif

@@ -318,6 +318,22 @@ struct ProgressTests {
         #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
     }
 
+    /// A file grown past the size limit (`ulimit -f`) is a write error, one line and exit 1,
+    /// the temporary removed and the target as it was; SIGXFSZ once ended the run silently.
+    @Test func fileSizeLimitIsAWriteError() throws {
+        let w = try EndToEndTests.prepare()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary).path
+        for (command, says) in [("render imgs --fps 50 --hold 3 -o keep.gif", "error: keep.gif: File too large"),
+                                ("frames imgs --fps 50 --hold 3 -o fr", "error: fr: cannot write frame")] {
+            let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -f 8; exec \(binary) \(command) --quiet"], in: w.url)
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(says) && result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
+        }
+        #expect(w.data("keep.gif") == Data("existing".utf8) && !w.exists("fr"))
+        #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+    }
+
     /// `-o -` is refused where standard output is a terminal, which would show the image's
     /// bytes as text; a pipe takes them as before (EndToEndTests.writesToStdout).
     @Test(.enabled(if: hasScript, "script(1) not installed; skipping the terminal output check"))
