@@ -47,6 +47,11 @@ struct OptionSurfaceTests {
         try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("ok.json"))
         let fromFlag = CarouselCommand.execute(["render", "--config", w.path("ok.json"), "--fps", "70", "-o", w.path("x.gif"), "--quiet"])
         #expect(fromFlag.error == "--fps: must be 1...50, got 70")
+        // A number past every range is still the key's usage error, shown as the file writes it.
+        try Data("{\"fps\": 1e400}".utf8).write(to: w.url.appendingPathComponent("huge.json"))
+        let huge = CarouselCommand.execute(["render", "--config", w.path("huge.json"), "-o", w.path("x.gif"), "--quiet"])
+        #expect(huge.status == 64)
+        #expect(huge.error == "\(w.path("huge.json")): key \"fps\": must be 1...50, got 1e400")
         // A check across options (too few clones for the layout) names where the value came from.
         let peek = CarouselCommand.execute(["render", w.path("imgs"), "--config", w.path("peek.json"), "-o", w.path("x.gif"), "--quiet"])
         #expect(peek.status == 64)

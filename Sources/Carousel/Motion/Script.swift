@@ -203,8 +203,7 @@ public struct Script: Equatable, Sendable {
             guard let first = args.first else {
                 throw StepError(text: "drag needs a distance DX in pixels (negative = towards the next page), e.g. \"drag -120 0.3\"")
             }
-            guard let dx = Double(first), dx.isFinite, abs(dx) <= ScriptStep.maximumDrag,
-                  first.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "+" }) else {
+            guard let dx = Numerals.decimal(first), abs(dx) <= ScriptStep.maximumDrag else {
                 throw StepError(text: ScriptStep.dragRefusal("\"\(first)\"") + ", e.g. -120")
             }
             let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "drag")

@@ -18,10 +18,17 @@ extension CarouselOptions {
     /// belong to the name.
     public mutating func set(_ key: OptionKey, to given: OptionValue,
                              context: OptionContext = OptionContext()) throws(CarouselError) {
+        try set(key, to: given, written: nil, context: context)
+    }
+
+    /// ``set(_:to:context:)`` for a number `written` as a config file writes it (`1e400`,
+    /// `99999999999999999999`), which errors show rather than the `Double` read from it.
+    mutating func set(_ key: OptionKey, to given: OptionValue, written: String?,
+                      context: OptionContext) throws(CarouselError) {
         // The value trimmed, and as an error shows it (``StringProtocol/shownTrimmed``).
         let typed: String? = if case .text(let s) = given, key != .scriptFile { s } else { nil }
         let value = typed.map { OptionValue.text($0.trimmingSpaces) } ?? given
-        let shown = typed.map { OptionValue.text($0.shownTrimmed) } ?? given
+        let shown = typed.map { "\"\($0.shownTrimmed)\"" } ?? written ?? given.description
         func invalid() -> CarouselError { .invalidOption(key: key, reason: "expected \(key.expects), got \(shown)") }
         func text() throws(CarouselError) -> String {
             guard case .text(let s) = value else { throw invalid() }
@@ -30,29 +37,28 @@ extension CarouselOptions {
         // A whole number too large for `Int` (digits with an optional sign, or a JSON number
         // without a fraction) is out of range rather than not a whole number: it is read as
         // `Int.max` or `Int.min`, and the range check's message shows it as written.
-        var beyond: (saturated: Int, written: String)?
+        var clamped = false
         func integer() throws(CarouselError) -> Int {
             switch value {
             case .integer(let n): return n
             case .number(let d):
-                guard d.isFinite, d == d.rounded() else { throw invalid() }
+                guard d == d.rounded() else { throw invalid() }
                 if let n = Int(exactly: d) { return n }
-                beyond = (d < 0 ? .min : .max, String(d))
+                clamped = true
+                return d < 0 ? .min : .max
             case .text(let t):
-                if let n = Int(t) { return n }
-                let digits = t.hasPrefix("-") || t.hasPrefix("+") ? t.dropFirst() : Substring(t)
-                guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { throw invalid() }
-                beyond = (t.hasPrefix("-") ? .min : .max, t)
+                guard let (n, beyond) = Numerals.whole(t) else { throw invalid() }
+                clamped = beyond
+                return n
             case .boolean: throw invalid()
             }
-            return beyond!.saturated
         }
         func number() throws(CarouselError) -> Double {
             switch value {
             case .integer(let n): return Double(n)
             case .number(let d): return d
             case .text(let s):
-                guard let d = Double(s), d.isFinite else { throw invalid() }
+                guard let d = Numerals.decimal(s) else { throw invalid() }
                 return d
             case .boolean: throw invalid()
             }
@@ -83,12 +89,11 @@ extension CarouselOptions {
             try parsed { make($0.lowercased()) }
         }
         // A whole number or an enumerated word (`--loop Forever`, `"clones": 2`).
+        // A number, even past `Int`, goes through ``integer()`` so its range error shows it.
         func wholeOrWord<T>(_ make: (String) -> T?) throws(CarouselError) -> T {
-            if case .integer(let n) = value {
-                guard let result = make(String(n)) else { throw invalid() }
-                return result
-            }
-            return try word(make)
+            if case .text(let t) = value, Numerals.whole(t) == nil { return try word(make) }
+            guard let result = make(String(try integer())) else { throw invalid() }
+            return result
         }
 
         switch key {
@@ -133,14 +138,18 @@ extension CarouselOptions {
             guard case .boolean = value else { throw invalid() }
         }
         if let reason = problem(with: key) {
-            // Every whole-number option's reason ends in "got <value>"; the value is shown as
-            // written. (Suffix arithmetic, not `replacing(_:with:)`, which needs macOS 13.)
-            if let beyond, reason.hasSuffix("got \(beyond.saturated)") {
-                throw .invalidOption(key: key, reason: reason.dropLast("\(beyond.saturated)".count) + beyond.written)
+            // A number's or a size's range error ends in "got <value>"; it shows the value as
+            // written (`99999999999999999999`, `1e400`, `0640x360`), not as read. (Suffix
+            // arithmetic, not `replacing(_:with:)`, which needs macOS 13.)
+            var got = reason.endIndex
+            while got > reason.startIndex, !reason[..<got].hasSuffix("got ") { got = reason.index(before: got) }
+            if key.isNumeric, got > reason.startIndex,
+               let asWritten = typed?.shownTrimmed ?? written ?? (clamped ? given.description : nil) {
+                throw .invalidOption(key: key, reason: reason[..<got] + asWritten)
             }
             throw .invalidOption(key: key, reason: reason)
         }
         // Every whole-number option has a range that `Int.max` and `Int.min` are outside.
-        if beyond != nil { throw invalid() }
+        if clamped { throw invalid() }
     }
 }

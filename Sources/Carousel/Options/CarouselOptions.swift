@@ -124,10 +124,11 @@ public struct PixelSize: Equatable, Sendable {
         self.height = height
     }
 
-    /// Parses `WxH`, e.g. `640x360`.
+    /// Parses `WxH`, e.g. `640x360`. A dimension past `Int` is read as `Int.max` (or
+    /// `Int.min`), which the options' range check refuses.
     public init?(parsing text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
-        self.init(width: w, height: h)
+        guard parts.count == 2, let w = Numerals.whole(parts[0]), let h = Numerals.whole(parts[1]) else { return nil }
+        self.init(width: w.value, height: h.value)
     }
 }

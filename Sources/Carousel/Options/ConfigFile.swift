@@ -19,6 +19,8 @@ public struct ConfigFile: Sendable {
     public let path: String
     /// The options the file sets, in the order of ``OptionKey``.
     public let values: [(key: OptionKey, value: OptionValue)]
+    /// Each number as the file writes it, for errors.
+    private let numbers: [OptionKey: String]
 
     /// Reads and checks `path`.
     public init(path: String) throws(CarouselError) {
@@ -51,6 +53,7 @@ public struct ConfigFile: Sendable {
             throw .config(file: path, key: "", reason: "expected a JSON object of options, e.g. {\"fps\": 25}")
         }
         var values: [(OptionKey, OptionValue)] = []
+        var numbers: [OptionKey: String] = [:]
         for name in object.keys.sorted() {
             guard let key = OptionKey(rawValue: name) else {
                 throw .config(file: path, key: name, reason: "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -59,10 +62,12 @@ public struct ConfigFile: Sendable {
                 throw .config(file: path, key: name, reason: "expected \(key.jsonExpects), got \(object[name].map(String.init(describing:)) ?? "nothing")")
             }
             values.append((key, value))
+            if case .number(let written) = object[name] { numbers[key] = written }
         }
         if object["script"] != nil && object["scriptFile"] != nil {
             throw .config(file: path, key: "scriptFile", reason: "give either \"script\" or \"scriptFile\", not both")
         }
+        self.numbers = numbers
         self.values = OptionKey.allCases.compactMap { key in values.first { $0.0 == key } }.map { (key: $0.0, value: $0.1) }
     }
 
@@ -80,7 +85,7 @@ public struct ConfigFile: Sendable {
                                     folder: Paths.split(path).folder)
         for (key, value) in values {
             do throws(CarouselError) {
-                try options.set(key, to: value, context: context)
+                try options.set(key, to: value, written: numbers[key], context: context)
             } catch {
                 guard case let .invalidOption(key, reason) = error else { throw error }
                 throw .configValue(file: path, key: key, reason: reason)
@@ -91,8 +96,11 @@ public struct ConfigFile: Sendable {
     private static func optionValue(_ json: JSONValue) -> OptionValue? {
         switch json {
         case .string(let s): return .text(s)
-        case .int(let n): return .integer(n)
-        case .double(let d): return .number(d)
+        case .number(let n):
+            // Whole numbers as `Int`; the rest, and whole numbers past `Int`, as `Double`
+            // (an infinity past its range): the option's range check refuses them as written.
+            if let whole = Int(n) { return .integer(whole) }
+            return Double(n).map(OptionValue.number)
         case .bool(let b): return .boolean(b)
         case .null, .array, .object: return nil
         }
@@ -118,9 +126,10 @@ extension OptionKey {
         case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
              (.clones, .integer), (.loop, .integer): return true
         // A whole number written with an exponent (1e2), or too large for a whole-number
-        // type (1e308): the option's range check judges it.
-        case (.itemWidth, .number(let d)), (.spacing, .number(let d)), (.fps, .number(let d)), (.colors, .number(let d)):
-            return d.isFinite && d == d.rounded()
+        // type (1e308, 1e400): the option's range check judges it.
+        case (.itemWidth, .number(let d)), (.spacing, .number(let d)), (.fps, .number(let d)), (.colors, .number(let d)),
+             (.clones, .number(let d)), (.loop, .number(let d)):
+            return d == d.rounded()
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
         case (.hold, _), (.duration, _): return true
         case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number),
@@ -147,16 +156,15 @@ extension OptionKey {
     }
 }
 
-/// A JSON value that keeps whole numbers, fractions, booleans and strings apart.
+/// A JSON value; a number is kept as written (`25`, `1.5`, `1e400`).
 enum JSONValue: Sendable, Equatable, CustomStringConvertible {
-    case null, bool(Bool), int(Int), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
+    case null, bool(Bool), number(String), string(String), array([JSONValue]), object([String: JSONValue])
 
     var description: String {
         switch self {
         case .null: return "null"
         case .bool(let b): return String(b)
-        case .int(let n): return String(n)
-        case .double(let d): return String(d)
+        case .number(let n): return n
         case .string(let s): return "\"\(s)\""
         case .array: return "an array"
         case .object: return "an object"

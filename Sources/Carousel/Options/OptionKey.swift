@@ -94,6 +94,16 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the value is a number or a size, whose range errors show it as written.
+    var isNumeric: Bool {
+        switch self {
+        case .size, .itemWidth, .spacing, .clones, .hold, .duration, .fps, .dotSize, .dotGap,
+             .loop, .colors, .quality, .touchSize: return true
+        case .align, .fit, .background, .script, .scriptFile, .easing, .dots, .dotsSwitch,
+             .dotColor, .dotCurrentColor, .touches, .touchColor, .format, .lossless, .dither, .quiet: return false
+        }
+    }
+
     /// What a value must look like, for errors: e.g. `a whole number`.
     public var expects: String {
         switch self {

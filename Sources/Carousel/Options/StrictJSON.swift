@@ -1,5 +1,6 @@
 /// A strict JSON reader (RFC 8259) for config files: no trailing commas, no comments,
-/// no duplicate keys, no numbers out of range, at most 64 levels deep.
+/// no duplicate keys, at most 64 levels deep. Numbers are kept as written, whatever their
+/// size: a number out of an option's range is the option's error, not the file's.
 ///
 /// Foundation's decoders accept some of these silently (a trailing comma; the first of
 /// two equal keys); a config file should say exactly one thing, or be refused with
@@ -200,25 +201,16 @@ enum StrictJSON {
             } else if digits() == 0 {
                 throw fail("an invalid number")
             }
-            var integral = true
             if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
                 i += 1
-                integral = false
                 guard digits() > 0 else { throw fail("an invalid number") }
             }
             if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
                 i += 1
-                integral = false
                 if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
                 guard digits() > 0 else { throw fail("an invalid number") }
             }
-            let text = String(decoding: bytes[start..<i], as: UTF8.self)
-            if integral, let n = Int(text) { return .int(n) }
-            guard let d = Double(text), d.isFinite else {
-                i = start
-                throw fail("the number \(text) is out of range")
-            }
-            return .double(d)
+            return .number(String(decoding: bytes[start..<i], as: UTF8.self))
         }
     }
 }

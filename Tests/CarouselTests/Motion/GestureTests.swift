@@ -191,6 +191,8 @@ struct GestureTests {
         ("drag nan", 1, "\"nan\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
         ("drag 1e400", 1, "\"1e400\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
         ("drag 1e-308", 1, "\"1e-308\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag 0x10", 1, "\"0x10\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
+        ("drag 99999999999999999999", 1, "\"99999999999999999999\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
         ("drag 1000000.5", 1, "\"1000000.5\" is not a distance in pixels; expected a decimal number from -1000000 to 1000000, e.g. -120"),
         ("hold 1; release", 2, "release with no finger down; a gesture starts with \"drag\" or \"swipe\""),
         ("drag -10; next; release", 2, "next while the finger is down; \"release\" it first"),

@@ -102,13 +102,73 @@ struct OptionTableTests {
             try ConfigFile(data: Data(json.utf8), path: "c.json").apply(to: &options)
             return options
         }
-        #expect(throws: CarouselError.configValue(file: "c.json", key: .colors, reason: "must be 2...256, got 1e+308")) {
+        #expect(throws: CarouselError.configValue(file: "c.json", key: .colors, reason: "must be 2...256, got 1e308")) {
             try config("{\"colors\": 1e308}")
         }
         #expect(try config("{\"fps\": 2e1}").fps == 20)
         #expect(throws: CarouselError.config(file: "c.json", key: "colors", reason: "expected a whole number, got 2.5")) {
             try config("{\"colors\": 2.5}")
         }
+    }
+
+    /// A number past `Double`'s or `Int`'s range is out of the option's range, a usage error
+    /// naming the option and showing the number as written (spec 6), wherever it is written:
+    /// in a config file or after a flag.
+    @Test func numbersPastEveryRangeAreShownAsWritten() throws {
+        func config(_ json: String) throws(CarouselError) -> CarouselOptions {
+            var options = CarouselOptions()
+            try ConfigFile(data: Data(json.utf8), path: "c.json").apply(to: &options)
+            return options
+        }
+        let fromFile: [(String, OptionKey, String)] = [
+            ("{\"fps\": 1e400}", .fps, "must be 1...50, got 1e400"),
+            ("{\"fps\": -1e400}", .fps, "must be 1...50, got -1e400"),
+            ("{\"clones\": 99999999999999999999}", .clones, "must be 0...100000 per side, got 99999999999999999999"),
+            ("{\"clones\": 1e400}", .clones, "must be 0...100000 per side, got 1e400"),
+            ("{\"hold\": 1e400}", .hold, "must be 0 to 3600 seconds, got 1e400"),
+            ("{\"dotSize\": 1E+400}", .dotSize, "must be above 0 and at most 1000, got 1E+400"),
+            ("{\"dotGap\": 99999999999999999999}", .dotGap, "must be 0...1000, got 99999999999999999999"),
+            ("{\"size\": \"99999999999999999999x10\"}", .size, "width and height must be 1...65535, got 99999999999999999999x10"),
+            ("{\"loop\": 99999999999999999999}", .loop,
+             "expected forever, once or a number of plays from 1 to 65536, got 99999999999999999999"),
+        ]
+        for (json, key, reason) in fromFile {
+            #expect(throws: CarouselError.configValue(file: "c.json", key: key, reason: reason), "\(json)") { try config(json) }
+        }
+        var options = CarouselOptions()
+        let typed: [(OptionKey, String, String)] = [
+            (.clones, "99999999999999999999", "must be 0...100000 per side, got 99999999999999999999"),
+            (.size, "640x99999999999999999999", "width and height must be 1...65535, got 640x99999999999999999999"),
+            (.dotSize, "99999999999999999999", "must be above 0 and at most 1000, got 99999999999999999999"),
+            (.touchSize, String(repeating: "9", count: 400), "must be above 0 and at most 1000, got " + String(repeating: "9", count: 400)),
+            (.dotSize, "1500.0", "must be above 0 and at most 1000, got 1500.0"),
+        ]
+        for (key, text, reason) in typed {
+            #expect(throws: CarouselError.invalidOption(key: key, reason: reason), "\(key) \(text)") {
+                try options.set(key, to: .text(text))
+            }
+        }
+    }
+
+    /// A decimal option on the command line, or as a config file's string, is written as
+    /// script steps' distances are: digits with at most one point, after an optional sign.
+    /// Hex, exponents, `inf`, `nan` and digit separators, which Swift's `Double` reads, are
+    /// not numbers of pixels.
+    @Test func decimalsAreDigitsAndAPoint() throws {
+        var options = CarouselOptions()
+        for text in ["0x10", "1e3", "inf", "nan", "1_0", "1.2.3", ".", "+", "", "٣"] {
+            #expect(throws: CarouselError.invalidOption(key: .dotSize, reason: "expected a number of pixels, got \"\(text)\"")) {
+                try options.set(.dotSize, to: .text(text))
+            }
+        }
+        for (text, value) in [("8", 8.0), ("+8", 8), (".5", 0.5), ("2.", 2), ("007.50", 7.5)] {
+            try options.set(.dotSize, to: .text(text))
+            #expect(options.dots.size == value)
+        }
+        // A config file's JSON number keeps JSON's forms, exponents included.
+        var fromFile = CarouselOptions()
+        try ConfigFile(data: Data("{\"touchSize\": 3.2e1}".utf8), path: "c.json").apply(to: &fromFile)
+        #expect(fromFile.touches.size == 32)
     }
 
     /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon, and
