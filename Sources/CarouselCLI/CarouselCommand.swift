@@ -59,8 +59,45 @@ struct CarouselCommand: ParsableCommand {
         return (message.split(separator: "\n").first.map(String.init) ?? "\(error)").escapingControlCharacters
     }
 
+    /// Why `word`, the first argument, names no subcommand, or `nil` when it names one
+    /// (or `help`): one line with the nearest name, or a reminder that the subcommand comes
+    /// before the images. The argument parser would blame the first option after it
+    /// (`Unknown option '-o'`).
+    static func subcommandRefusal(_ word: String) -> String? {
+        let names = configuration.subcommands.map { $0._commandName }
+        guard !names.contains(word), word != "help" else { return nil }
+        let shown = "unknown subcommand \"\(word.escapingControlCharacters)\""
+        if let nearest = names.map({ (name: $0, distance: editDistance($0, word.lowercased())) }).min(by: { $0.distance < $1.distance }),
+           nearest.distance <= 2 {
+            return "\(shown); did you mean \"\(nearest.name)\"?"
+        }
+        if word.contains(".") || word.contains("/") {
+            return "\(shown); the subcommand comes first, e.g. carousel render \(word.escapingControlCharacters) -o banner.gif"
+        }
+        return "\(shown); expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
+    }
+
+    /// Levenshtein distance between `a` and `b`, by characters.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let kept = previous
+                previous = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, kept + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+        }
+        return row[b.count]
+    }
+
     /// Runs `arguments` in process and reports the outcome instead of exiting.
     static func execute(_ arguments: [String]) -> Outcome {
+        if let first = arguments.first, !first.hasPrefix("-"), let refusal = subcommandRefusal(first) {
+            return Outcome(status: 64, error: refusal)
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

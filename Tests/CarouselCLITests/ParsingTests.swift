@@ -100,6 +100,13 @@ struct ParsingTests {
         (["render", "--format", "GIF89a"], "--format: expected gif, webp or apng, got \"GIF89a\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
         (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
+        // A first argument that is no subcommand is named, not the first option after it.
+        (["bogus", "imgs", "-o", "x.gif"], "unknown subcommand \"bogus\"; expected render, frame, frames or strip"),
+        (["rendr", "a.png"], "unknown subcommand \"rendr\"; did you mean \"render\"?"),
+        (["Frames", "-o", "out"], "unknown subcommand \"Frames\"; did you mean \"frames\"?"),
+        (["banner.png", "-o", "x.gif"],
+         "unknown subcommand \"banner.png\"; the subcommand comes first, e.g. carousel render banner.png -o banner.gif"),
+        (["\u{1B}[31m"], "unknown subcommand \"\\u{1B}[31m\"; expected render, frame, frames or strip"),
         // An output that cannot be what the user means: a folder on standard output, a PNG
         // under another format's name.
         (["frames", "-o", "-"], "-o -: frames writes a folder (PNGs and frames.json); give its path"),
