@@ -86,6 +86,25 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         microseconds = max(-limit, min(limit, seconds)) * 1_000_000
     }
 
+    /// `duration` rounded to whole microseconds (`MediaTime(.milliseconds(300))`), kept as
+    /// a literal is, up to ±``literalLimit``, so the range checks refuse what is out of range.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let limit = Int64(MediaTime.literalLimit.microseconds / 1_000_000)
+        guard seconds < limit, seconds > -limit else {
+            microseconds = seconds < 0 ? -MediaTime.literalLimit.microseconds : MediaTime.literalLimit.microseconds
+            return
+        }
+        // Attoseconds to microseconds, to nearest (half away from zero), as literals round.
+        let fraction = (Double(attoseconds) / 1e12).rounded()
+        microseconds = Int(seconds) * 1_000_000 + Int(fraction)
+    }
+
+    /// The length of time as a `Duration`, e.g. for `Task.sleep(for:)`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    public var duration: Duration { .microseconds(microseconds) }
+
     /// The longest literal kept as written: a million hours, far past ``maximum``, and far
     /// enough below `Int.max` microseconds that two such times add without overflow.
     public static let literalLimit = MediaTime(microseconds: 3_600_000_000 * 1_000_000)

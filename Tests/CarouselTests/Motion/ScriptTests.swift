@@ -111,6 +111,27 @@ struct ScriptTests {
         #expect(try Script(parsing: "hold 1.5") != Script(steps: [.hold(1.5), .hold(1.5)]))
     }
 
+    /// A `Duration` is a `MediaTime` to the nearest microsecond and back, kept past the hour
+    /// as a literal is, so a step or option built from one is refused as its text would be.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func durationsConvert() throws {
+        #expect(MediaTime(.milliseconds(300)) == 0.3)
+        #expect(MediaTime(.seconds(1.5)) == 1.5)
+        #expect(MediaTime(.seconds(-1.5)) == MediaTime(microseconds: -1_500_000))
+        #expect(MediaTime(.nanoseconds(1_499)) == MediaTime(microseconds: 1))
+        #expect(MediaTime(.nanoseconds(1_500)) == MediaTime(microseconds: 2))
+        #expect(MediaTime(.nanoseconds(-1_500)) == MediaTime(microseconds: -2))
+        #expect(MediaTime(.seconds(7200)).durationRefusal == "must be 0 to 3600 seconds, got 7200")
+        #expect(MediaTime(.seconds(Int64.max)) == MediaTime.literalLimit)
+        #expect(MediaTime(.seconds(Int64.min)).microseconds == -MediaTime.literalLimit.microseconds)
+        #expect(MediaTime(2.25).duration == .milliseconds(2250))
+        var options = CarouselOptions()
+        options.hold = MediaTime(.seconds(7200))
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "must be 0 to 3600 seconds, got 7200")) {
+            try options.validate()
+        }
+    }
+
     /// Steps as Swift values read as a script would write them, and errors name them by number.
     @Test func stepsAsSwiftValues() throws {
         let script = Script(steps: [.hold(1.5), .next(duration: 0.4, easing: .ease), .goto(page: 9)])
