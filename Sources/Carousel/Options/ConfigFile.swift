@@ -65,7 +65,8 @@ public struct ConfigFile: Sendable {
             if case .number(let written) = object[name] { numbers[key] = written }
         }
         if object["script"] != nil && object["scriptFile"] != nil {
-            throw .config(file: path, key: "scriptFile", reason: "give either \"script\" or \"scriptFile\", not both")
+            // Options that do not fit together: a usage error, as `--script` with `--script-file` is.
+            throw .configValue(file: path, key: .scriptFile, reason: "give either \"script\" or \"scriptFile\", not both")
         }
         self.numbers = numbers
         self.values = OptionKey.allCases.compactMap { key in values.first { $0.0 == key } }.map { (key: $0.0, value: $0.1) }

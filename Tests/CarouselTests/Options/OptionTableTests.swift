@@ -36,6 +36,11 @@ struct OptionTableTests {
             #expect(options.fps == 30 && options.hold == 1.5 && options.duration == 0.3 && options.dots.gap == 4.5)
             #expect(options.script?.entries.count == 2 && file.quiet == true)
         }
+        // Both at once do not fit together: the file's usage error, as the two flags are.
+        #expect(throws: CarouselError.configValue(file: "c.json", key: .scriptFile,
+                                                  reason: "give either \"script\" or \"scriptFile\", not both")) {
+            try ConfigFile(data: Data("{\"script\": \"hold 1\", \"scriptFile\": \"s.txt\"}".utf8), path: "c.json")
+        }
     }
 
     /// Spaces and tabs around a value, a slip of quoting (`--size " 375x211"`), are dropped for
