@@ -79,15 +79,12 @@ struct CarouselCommand: ParsableCommand {
 
     /// Levenshtein distance between `a` and `b`, by characters.
     private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
         var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let kept = previous
-                previous = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, kept + (a[i - 1] == b[j - 1] ? 0 : 1))
+        for (i, x) in a.enumerated() {
+            var diagonal = row[0]
+            row[0] = i + 1
+            for (j, y) in b.enumerated() {
+                (diagonal, row[j + 1]) = (row[j + 1], min(row[j + 1] + 1, row[j] + 1, diagonal + (x == y ? 0 : 1)))
             }
         }
         return row[b.count]
