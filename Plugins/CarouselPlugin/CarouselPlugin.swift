@@ -12,8 +12,20 @@ struct CarouselPlugin: CommandPlugin {
         process.executableURL = tool.url
         process.arguments = arguments
         process.currentDirectoryURL = context.package.directoryURL
+        // SwiftPM shows what a plugin writes on its standard output, so carousel's error
+        // line is passed on as a diagnostic, which SwiftPM writes to standard error.
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        for line in said.split(separator: "\n") {
+            if line.hasPrefix("error: ") {
+                Diagnostics.error(String(line.dropFirst("error: ".count)))
+            } else {
+                print(line)
+            }
+        }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw Failure(status: process.terminationStatus)
         }

@@ -57,6 +57,15 @@ struct EcosystemTests {
         #expect(result.status == 0, "\(result.stderr.suffix(2000))")
         let gif = try DecodedGIF([UInt8](try Data(contentsOf: copy.appendingPathComponent("Docs/banner.gif"))))
         #expect(gif.width == 160 && gif.height == 90 && gif.frames.count > 1)
+        // A failure's one line reaches standard error as SwiftPM's diagnostic, before SwiftPM's
+        // own line, and nothing of it standard output (where SwiftPM puts a plugin's output).
+        let failed = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel",
+                                                   "render", "--fps", "60", "-o", "Docs/bad.gif"], in: copy)
+        let said = failed.stderr
+        #expect(failed.status == 1)
+        #expect(said.contains("error: --fps: must be 1...50, got 60\nerror: carousel exited with status 64"), "\(said.suffix(2000))")
+        #expect(!String(decoding: failed.stdout, as: UTF8.self).contains("--fps"))
+        #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Docs/bad.gif").path))
     }
 
     /// `scripts/fuzz` builds each libFuzzer target with the engine's sources (and the system
