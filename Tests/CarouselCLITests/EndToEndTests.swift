@@ -379,7 +379,7 @@ struct PillowReadBackTests {
         return try Workspace()
     }
 
-    @Test(arguments: ["gif", "webp", "apng"])
+    @Test(SlowTests.rendersAtLength, arguments: ["gif", "webp", "apng"])
     func pillowReadsTheAnimation(_ format: String) throws {
         guard let w = try Self.pillowWorkspace() else { return }
         defer { w.remove() }

@@ -35,7 +35,7 @@ struct SampleBannerTests {
     /// (and 0.1) that of the same render on an opaque white background: 1.48 times at most.
     /// Before, the first two of the move's last slow frames were at 2.43 and 2.00 times it, at
     /// the item leaving.
-    @Test func transparentSlowMoveEndsLeaveEntriesForWhatMoves() throws {
+    @Test(SlowTests.rendersAtLength) func transparentSlowMoveEndsLeaveEntriesForWhatMoves() throws {
         let banners = try SampleBanners.images()
         func render(_ background: RGBA) throws -> (Carousel, [RGBAImage], cleared: Bool) {
             var options = CarouselOptions()
@@ -92,7 +92,7 @@ struct SampleBannerTests {
     /// (``SceneEncoder/settlingEntryWorth``). Over the move's second half, no frame's mean
     /// squared error in Oklab is more than 1.1 times the frame's before it: the largest ratio
     /// is 0.99. Reserving every colour, it is 1.21, at the first of those two frames.
-    @Test func easedMoveEndsLeaveEntriesForWhatMoves() throws {
+    @Test(SlowTests.rendersAtLength) func easedMoveEndsLeaveEntriesForWhatMoves() throws {
         let banners = try SampleBanners.images()
         var options = CarouselOptions()
         options.easing = .easeOut

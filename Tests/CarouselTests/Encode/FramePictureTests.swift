@@ -59,7 +59,7 @@ import Testing
     }
 
     /// The rows of a frame from any row down, overlays cut through included, are the frame's.
-    @Test func rowsFromAnyRowAreTheFramesRows() throws {
+    @Test(SlowTests.rendersAtLength) func rowsFromAnyRowAreTheFramesRows() throws {
         for (name, carousel) in try Self.carousels() {
             let width = carousel.width
             for i in stride(from: 0, to: carousel.frameCount, by: 3) {

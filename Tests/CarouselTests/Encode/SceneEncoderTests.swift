@@ -170,7 +170,7 @@ import Testing
     /// which the frames do reserve (1.35 times, on this picture). With a share of five
     /// eighths or three quarters, the 150 colours are reserved, the smooth picture is left
     /// about a hundred entries, and the error is 2.1 times; this test then fails.
-    @Test func settlingLeavesHalfThePaletteToWhatMoves() throws {
+    @Test(SlowTests.rendersAtLength) func settlingLeavesHalfThePaletteToWhatMoves() throws {
         var options = Self.widePeekLayout
         options.dots.placement = .none
         func stripes(_ n: Int) -> RGBAImage {
@@ -255,7 +255,7 @@ import Testing
     /// elsewhere (one left over at a move's end), over busy and smooth pictures alike; with
     /// error diffusion or fewer colours, two by two. The compact encoding keeps one group per
     /// move, and a rest is one group.
-    @Test func movingFramesShareAPaletteInThreesWhereTheirViewsLieClose() throws {
+    @Test(SlowTests.rendersAtLength) func movingFramesShareAPaletteInThreesWhereTheirViewsLieClose() throws {
         var options = Self.widePeekLayout
         options.duration = 1.4  // 13 frames a move
         for (plan, name) in [(try Carousel(images: CarouselRenderTests.busyItems(4), options: Self.smallPeekLayout).plan(), "busy"),
@@ -378,7 +378,7 @@ import Testing
     /// whole, by `GIFEncoder`), squares with a pixel that is not opaque left out. The share of
     /// a frame's squares off, at worst and on average over the frames: opaque 7.5% and 2.8%,
     /// transparent 3.7% and 1.2%; with the edge of 256 colours, 12.0% and 5.9%, 12.3% and 4.2%.
-    @Test(arguments: [false, true]) func grainIsDitheredWhereThePaletteIsSmall(transparent: Bool) throws {
+    @Test(SlowTests.rendersAtLength, arguments: [false, true]) func grainIsDitheredWhereThePaletteIsSmall(transparent: Bool) throws {
         let w = 160, h = 90
         var random = SeededRandom(seed: 41)
         func grainy(_ color: (Double, Double) -> (Double, Double, Double)) -> RGBAImage {
@@ -493,7 +493,7 @@ import Testing
 
     /// The bytes do not depend on how many workers share the tasks, nor on their timing; nor
     /// where groups wait for the groups they follow or keep the colours of.
-    @Test(arguments: ["busy", "slow drag", "quick drag"]) func sameBytesOnAnyNumberOfCores(plan name: String) throws {
+    @Test(SlowTests.rendersAtLength, arguments: ["busy", "slow drag", "quick drag"]) func sameBytesOnAnyNumberOfCores(plan name: String) throws {
         let plan = try Self.plan(name)
         var gifs: [Data] = []
         for cores in [1, 2, 3, 7] {
@@ -508,7 +508,7 @@ import Testing
     /// A group's last picture is handed to the next group, which takes it instead of making
     /// it again: the frames are the same bytes as without the handoff, and each picture is
     /// taken once.
-    @Test func groupsHandTheirLastPictureOn() throws {
+    @Test(SlowTests.rendersAtLength) func groupsHandTheirLastPictureOn() throws {
         let plan = try Self.busyPlan()
         let encoder = SceneEncoder(plan: plan, colors: 256, dither: .ordered)
         let groups = Array(encoder.groups.prefix(8))
@@ -548,7 +548,7 @@ import Testing
 
     /// A sink that fails partway stops the workers, and the encode throws its error; also
     /// where groups wait for the groups they follow.
-    @Test(arguments: ["busy", "slow drag", "quick drag"]) func aSinkThatFailsPartwayEndsTheEncode(plan name: String) throws {
+    @Test(SlowTests.rendersAtLength, arguments: ["busy", "slow drag", "quick drag"]) func aSinkThatFailsPartwayEndsTheEncode(plan name: String) throws {
         final class FullDisk: ByteSink {
             var budget: Int
             init(budget: Int) { self.budget = budget }

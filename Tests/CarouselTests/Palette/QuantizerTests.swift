@@ -309,7 +309,7 @@ struct QuantizerTests {
     /// what a search of every entry gives, lowest index on ties, with either weighting: on
     /// random palettes, on one with every entry twice, and on a grid, where colours between
     /// grid points are equally near to several entries.
-    @Test(arguments: [ChannelWeights.rgb, .perceptual])
+    @Test(SlowTests.rendersAtLength, arguments: [ChannelWeights.rgb, .perceptual])
     func mapperFindsTheNearestEntry(_ weights: ChannelWeights) {
         var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
         func next() -> UInt8 { random.byte() }
@@ -520,7 +520,7 @@ struct QuantizerTests {
 
     /// Median cut with the bins kept in three orders gives the palette of the plain
     /// algorithm, which sorts each box by its widest channel's key before splitting it.
-    @Test(arguments: [2, 16, 255], [ColorSpace.rgb, .oklab])
+    @Test(SlowTests.rendersAtLength, arguments: [2, 16, 255], [ColorSpace.rgb, .oklab])
     func medianCutMatchesSortingEveryBox(_ colors: Int, _ space: ColorSpace) {
         var image = RGBAImage(width: 120, height: 80)
         for y in 0..<80 {
@@ -610,7 +610,7 @@ struct QuantizerTests {
     /// text on steps of 4,000 (5,309 colours, above ``PaletteDesigner/concentratedColors``;
     /// the 256 most used hold 97% of the pixels), or 4,000 on steps of 240 (2,909 colours;
     /// 83%, below ``PaletteDesigner/concentratedShare``). Either limit lifted fails its case.
-    @Test(arguments: [ColorSpace.rgb, .oklab])
+    @Test(SlowTests.rendersAtLength, arguments: [ColorSpace.rgb, .oklab])
     func concentratedColoursGetEntriesOfTheirOwn(_ space: ColorSpace) {
         func design(_ image: RGBAImage, concentrated: Bool) -> [RGBA] {
             var designer = PaletteDesigner(maxColors: 256, refinements: 4, space: space)

@@ -98,7 +98,7 @@ struct CarouselRenderTests {
 
     /// Pixels a move leaves alone once drawn (here the flat rows of each item's left half) take the indices of the rest the move settles into, so the rest shows its own
     /// palette's dithering everywhere, not bands from each moving frame's palette.
-    @Test func restShowsItsOwnPaletteAfterAMove() throws {
+    @Test(SlowTests.rendersAtLength) func restShowsItsOwnPaletteAfterAMove() throws {
         let options = Fixtures.shortMoves(duration: 0.4)
         // Scattered colours, so palettes are designed (not exact): bands of flat rows on the left
         // half of each item (a move draws them once), a different colour every pixel on the right.
@@ -128,7 +128,7 @@ struct CarouselRenderTests {
     /// last frame settles pixels into more of the rest's colours than may be reserved, so it
     /// draws them itself. Of those pixels, 62% show their exact colour through the rest after
     /// each of the two moves, where the cells' palette left 46% (the test's bound is 55%).
-    @Test func settlingPixelsOfFewColoursStayExact() throws {
+    @Test(SlowTests.rendersAtLength) func settlingPixelsOfFewColoursStayExact() throws {
         var options = Fixtures.shortMoves(duration: 0.4)
         options.size = PixelSize(width: 360, height: 160)
         let inks = [RGBA(r: 255, g: 255, b: 255), RGBA(r: 10, g: 132, b: 255), RGBA(r: 255, g: 69, b: 58)]
@@ -610,7 +610,7 @@ struct CarouselRenderTests {
     /// of one colour each (a gradient down them) beside texture, 128 colours, so the palettes
     /// are designed and dithered: in the settle's last three frames no pixel that stands
     /// still changes on screen.
-    @Test func transparentBackgroundSettleKeepsStillPixels() throws {
+    @Test(SlowTests.rendersAtLength) func transparentBackgroundSettleKeepsStillPixels() throws {
         var options = Self.transparentOptions(width: 100, height: 60, itemWidth: 80, spacing: 4)
         options.fps = 25
         options.colors = 128
@@ -659,7 +659,7 @@ struct CarouselRenderTests {
     /// of rows of one colour each (a gradient down them, 180 levels each) in a slow move:
     /// every frame that shares a palette with the frame before leaves every still pixel as
     /// it was on screen.
-    @Test func transparentBackgroundGroupsKeepTheirStillPixels() throws {
+    @Test(SlowTests.rendersAtLength) func transparentBackgroundGroupsKeepTheirStillPixels() throws {
         let (carousel, changes, checked, options) = try Self.rowColourMove(script: "hold 0.3; next 1.2; hold 0.3")
         #expect(checked > 100_000)
         let plan = carousel.plan().binaryAlpha()
@@ -683,7 +683,7 @@ struct CarouselRenderTests {
     /// the group before, and that group's last frame drew every opaque pixel of its rectangle
     /// (it came after a clear), no pixel of that rectangle that stands still changes in the
     /// group's first frame; without the colours left, 84 and 108 did.
-    @Test func transparentBackgroundSlowGroupsFollowTheGroupBefore() throws {
+    @Test(SlowTests.rendersAtLength) func transparentBackgroundSlowGroupsFollowTheGroupBefore() throws {
         let (carousel, _, _, options) = try Self.rowColourMove(script: "hold 0.2; drag -50 2; release; hold 0.4",
                                                                 width: 320, itemWidth: 300)
         let plan = carousel.plan().binaryAlpha()
@@ -755,7 +755,7 @@ struct CarouselRenderTests {
     /// frame), and their last groups hold one more; where a rest scene follows, the move's
     /// last frame has a group of its own, and the frame before it joins no full group (it did
     /// at 1.7 and 2.3 s when every last frame of the frames grouped could).
-    @Test func onlyAMovesLastFrameJoinsAFullGroup() throws {
+    @Test(SlowTests.rendersAtLength) func onlyAMovesLastFrameJoinsAFullGroup() throws {
         var joined = 0
         for ms in stride(from: 300, through: 3000, by: 100) {
             var options = Self.transparentOptions(width: 640, height: 24, itemWidth: 560, spacing: 16)
@@ -904,7 +904,7 @@ struct CarouselRenderTests {
     /// The same with palettes that cannot hold the pictures (busy items peeking beside the
     /// current one, 16 colours), with every dither: a pixel that does not change between two
     /// exact frames does not change on screen, and transparency is exact.
-    @Test(arguments: Dither.allCases)
+    @Test(SlowTests.rendersAtLength, arguments: Dither.allCases)
     func transparentBackgroundWithoutDropsDoesNotShimmer(_ dither: Dither) throws {
         var options = Self.transparentOptions(width: 80, height: 32, itemWidth: 64, spacing: 0)
         options.colors = 16
@@ -961,7 +961,7 @@ struct CarouselRenderTests {
     /// settle's end and each swipe's start. A drag and its settle, a hold, and a drag back
     /// too: 90 at most in a frame (at the first settle's start), 1,817 where the follower that
     /// starts the second drag kept the colours left but not their entries.
-    @Test(arguments: ["swipe next; swipe next; swipe prev", "swipe next; hold 1; swipe prev 0.5",
+    @Test(SlowTests.rendersAtLength, arguments: ["swipe next; swipe next; swipe prev", "swipe next; hold 1; swipe prev 0.5",
                       "drag -300 1; release; hold 1; drag 200 0.8; release"])
     func transparentSwipesKeepStillPixelsThroughTheirSettles(script: String) throws {
         let carousel = try Self.bandedDrag(fps: 25, script: script, width: 640, itemWidth: 560, spacing: 16, height: 24)
@@ -983,7 +983,7 @@ struct CarouselRenderTests {
     /// (``SceneEncoder/keepers(_:)``), so those pixels do not change on screen (at 25 fps,
     /// where the hold before the drag is cleared and carried too, all but a few). Without it,
     /// they took the new palette's entries.
-    @Test(arguments: [10, 25]) func transparentDragKeepsColoursAcrossPalettes(fps: Int) throws {
+    @Test(SlowTests.rendersAtLength, arguments: [10, 25]) func transparentDragKeepsColoursAcrossPalettes(fps: Int) throws {
         let height = 48
         let carousel = try Self.bandedDrag(fps: fps)
         let options = carousel.options
