@@ -67,12 +67,12 @@ struct CarouselCommand: ParsableCommand {
         let names = configuration.subcommands.map { $0._commandName }
         guard !names.contains(word), word != "help" else { return nil }
         let shown = "unknown subcommand \"\(word.escapingControlCharacters)\""
+        if word.contains(".") || word.contains("/") {
+            return "\(shown); the subcommand comes first, e.g. carousel render \(word.escapingControlCharacters) -o banner.gif"
+        }
         if let nearest = names.map({ (name: $0, distance: editDistance($0, word.lowercased())) }).min(by: { $0.distance < $1.distance }),
            nearest.distance <= 2 {
             return "\(shown); did you mean \"\(nearest.name)\"?"
-        }
-        if word.contains(".") || word.contains("/") {
-            return "\(shown); the subcommand comes first, e.g. carousel render \(word.escapingControlCharacters) -o banner.gif"
         }
         return "\(shown); expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
     }
@@ -92,7 +92,9 @@ struct CarouselCommand: ParsableCommand {
 
     /// Runs `arguments` in process and reports the outcome instead of exiting.
     static func execute(_ arguments: [String]) -> Outcome {
-        if let first = arguments.first, !first.hasPrefix("-"), let refusal = subcommandRefusal(first) {
+        // The subcommand named first, or after `help` (`carousel help rendr`).
+        let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        if let named, !named.hasPrefix("-") || named == "-", let refusal = subcommandRefusal(named) {
             return Outcome(status: 64, error: refusal)
         }
         do {

@@ -76,8 +76,8 @@ struct ParsingTests {
         (["render", "--size", "640"], "--size: expected \"WxH\" in pixels, e.g. \"640x360\", got \"640\""),
         (["render", "--item-width", "0"], "--item-width: must be 1...1000000, got 0"),
         (["render", "--spacing", "-1"], "--spacing: must be 0...1000000, got -1"),
-        (["render", "--hold", "-1"], "--hold: must be 0 to 3600 seconds, got \"-1\""),
-        (["render", "--duration", "3601"], "--duration: must be 0 to 3600 seconds, got \"3601\""),
+        (["render", "--hold", "-1"], "--hold: must be 0 to 3600 seconds, got -1"),
+        (["render", "--duration", "3601"], "--duration: must be 0 to 3600 seconds, got 3601"),
         (["render", "--duration", "1e-308"], "--duration: expected seconds written 2, 1.5s or 300ms, got \"1e-308\""),
         (["frame", "--at", "1e-3", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
         (["frame", "--at", "4000", "-o", "x.png"], "--at: must be 0 to 3600 seconds, got \"4000\""),
@@ -107,6 +107,9 @@ struct ParsingTests {
         (["banner.png", "-o", "x.gif"],
          "unknown subcommand \"banner.png\"; the subcommand comes first, e.g. carousel render banner.png -o banner.gif"),
         (["\u{1B}[31m"], "unknown subcommand \"\\u{1B}[31m\"; expected render, frame, frames or strip"),
+        (["strip/", "-o", "x.png"], "unknown subcommand \"strip/\"; the subcommand comes first, e.g. carousel render strip/ -o banner.gif"),
+        (["-", "a.png", "-o", "x.gif"], "unknown subcommand \"-\"; expected render, frame, frames or strip"),
+        (["help", "rendr"], "unknown subcommand \"rendr\"; did you mean \"render\"?"),
         // An output that cannot be what the user means: a folder on standard output, a PNG
         // under another format's name.
         (["frames", "-o", "-"], "-o -: frames writes a folder (PNGs and frames.json); give its path"),

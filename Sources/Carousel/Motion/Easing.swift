@@ -83,7 +83,7 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
         guard text.hasPrefix(function + "("), text.hasSuffix(")") else { return nil }
         let inner = text.dropFirst(function.count + 1).dropLast()
         let parts = inner.split(separator: ",", omittingEmptySubsequences: false)
-        let values = parts.compactMap { Double($0.trimmingSpaces) }.filter(\.isFinite)
+        let values = parts.compactMap { Numerals.decimal($0.trimmingSpaces) }.filter(\.isFinite)
         return values.count == parts.count ? values : nil
     }
 

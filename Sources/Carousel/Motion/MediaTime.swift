@@ -25,16 +25,17 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         microseconds = Int((seconds * 1_000_000).rounded())
     }
 
-    /// Parses `1.5`, `1.5s` or `300ms`: a non-negative duration of at most one hour.
+    /// Parses `1.5`, `1.5s` or `300ms`: a duration from 0 (`-0` too) to one hour.
     public init?(parsing text: some StringProtocol) {
-        guard !text.hasPrefix("-"), let (value, scale) = MediaTime.written(text),
+        guard let (value, scale) = MediaTime.written(text), value >= 0,
               value * scale <= Double(MediaTime.maximum.microseconds) else { return nil }
         microseconds = Int((value * scale).rounded())
     }
 
-    /// Whether `text` is written as a duration (`1.5`, `1.5s` or `300ms`: digits with at most
-    /// a point, then `s`, `ms` (in any case) or nothing; a leading `-` too), whatever its value: what tells
-    /// a time out of range (`-1`, `4000`) apart from text that is no time at all (`1e-3`).
+    /// Whether `text` is written as a duration (`1.5`, `+1.5s` or `300ms`: a decimal number
+    /// as every option writes one, then `s`, `ms` (in any case) or nothing), whatever its
+    /// value: what tells a time out of range (`-1`, `4000`) apart from text that is no time
+    /// at all (`1e-3`).
     public static func isWritten(_ text: some StringProtocol) -> Bool { written(text) != nil }
 
     /// Why ``init(parsing:)`` refuses `text`, for an option's error: out of range when it is
@@ -53,12 +54,11 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The reason a time out of range is refused: `must be 0 to 3600 seconds`.
     public static let rangeRefusal = "must be 0 to \(maximum.microseconds / 1_000_000) seconds"
 
-    /// The number `text` writes (negative after a `-`; infinite when its digits overflow a
-    /// `Double`, which the range refuses) and the microseconds in its unit, when it is
+    /// The number `text` writes (``Numerals/decimal(_:)``: infinite when its digits overflow
+    /// a `Double`, which the range refuses) and the microseconds in its unit, when it is
     /// written as a duration.
     private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {
-        let negative = text.hasPrefix("-")
-        var body = Substring(text).dropFirst(negative ? 1 : 0)
+        var body = Substring(text)
         var scale = 1_000_000.0
         // The unit in any case (`1.5S`, `300MS`), as option words and script steps are read.
         if body.suffix(2).lowercased() == "ms" {
@@ -67,9 +67,8 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         } else if body.last == "s" || body.last == "S" {
             body = body.dropLast()
         }
-        guard !body.isEmpty, body.allSatisfy({ $0.isNumber || $0 == "." }),
-              let value = Double(body) else { return nil }
-        return (negative ? -value : value, scale)
+        guard let value = Numerals.decimal(body) else { return nil }
+        return (value, scale)
     }
 
     /// A literal number of seconds, kept as written up to ±``literalLimit`` (and clamped
@@ -96,9 +95,12 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
             microseconds = seconds < 0 ? -MediaTime.literalLimit.microseconds : MediaTime.literalLimit.microseconds
             return
         }
-        // Attoseconds to microseconds, to nearest (half away from zero), as literals round.
-        let fraction = (Double(attoseconds) / 1e12).rounded()
-        microseconds = Int(seconds) * 1_000_000 + Int(fraction)
+        // Attoseconds to microseconds, to nearest (half away from zero), as literals round;
+        // in whole numbers, since a `Double` cannot hold 18 digits.
+        let perMicrosecond: Int64 = 1_000_000_000_000
+        let (whole, rest) = attoseconds.quotientAndRemainder(dividingBy: perMicrosecond)
+        let rounded = whole + (abs(rest) * 2 >= perMicrosecond ? rest.signum() : 0)
+        microseconds = Int(seconds) * 1_000_000 + Int(rounded)
     }
 
     /// The length of time as a `Duration`, e.g. for `Task.sleep(for:)`.

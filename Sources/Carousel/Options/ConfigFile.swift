@@ -58,7 +58,8 @@ public struct ConfigFile: Sendable {
             guard let key = OptionKey(rawValue: name) else {
                 throw .config(file: path, key: name, reason: "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard let value = object[name].flatMap(ConfigFile.optionValue), key.acceptsJSON(value) else {
+            guard let value = object[name].flatMap(ConfigFile.optionValue), key.acceptsJSON(value),
+                  !key.takesWholeNumbers || object[name]?.isFractional != true else {
                 throw .config(file: path, key: name, reason: "expected \(key.jsonExpects), got \(object[name].map(String.init(describing:)) ?? "nothing")")
             }
             values.append((key, value))
@@ -127,16 +128,24 @@ extension OptionKey {
         case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
              (.clones, .integer), (.loop, .integer): return true
         // A whole number written with an exponent (1e2), or too large for a whole-number
-        // type (1e308, 1e400): the option's range check judges it.
-        case (.itemWidth, .number(let d)), (.spacing, .number(let d)), (.fps, .number(let d)), (.colors, .number(let d)),
-             (.clones, .number(let d)), (.loop, .number(let d)):
-            return d == d.rounded()
+        // type (1e308, 1e400): the option's range check judges it. (A fraction is refused
+        // from its digits: `JSONValue/isFractional`.)
+        case (.itemWidth, .number), (.spacing, .number), (.fps, .number), (.colors, .number),
+             (.clones, .number), (.loop, .number): return true
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
         case (.hold, _), (.duration, _): return true
         case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number),
              (.touchSize, .integer), (.touchSize, .number): return true
         case (.dotSize, _), (.dotGap, _), (.touchSize, _): return false
         case (_, .text): return true
+        default: return false
+        }
+    }
+
+    /// Whether a config file gives this key a whole number (or, for some, a word).
+    var takesWholeNumbers: Bool {
+        switch self {
+        case .itemWidth, .spacing, .fps, .colors, .clones, .loop: return true
         default: return false
         }
     }
@@ -160,6 +169,13 @@ extension OptionKey {
 /// A JSON value; a number is kept as written (`25`, `1.5`, `1e400`).
 enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null, bool(Bool), number(String), string(String), array([JSONValue]), object([String: JSONValue])
+
+    /// A number with a fraction, however small (`25.000000000000001`, `5e-1`), as
+    /// written: not whole, though the nearest `Double` may be.
+    var isFractional: Bool {
+        if case .number(let n) = self { return !Numerals.isWhole(json: n) }
+        return false
+    }
 
     var description: String {
         switch self {

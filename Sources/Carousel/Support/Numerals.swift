@@ -23,5 +23,22 @@ enum Numerals {
         return Double(String(text))
     }
 
+    /// Whether a JSON number as written (`25`, `2.5e1`, `1e400`, `25.000000000000001`) is
+    /// a whole number, judged from its digits rather than from the `Double` nearest it.
+    static func isWhole(json text: some StringProtocol) -> Bool {
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let e = mantissa.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            // Far past any digit count, so the sum below cannot overflow.
+            exponent = max(-1 << 40, min(1 << 40, whole(mantissa[mantissa.index(after: e)...])?.value ?? 0))
+            mantissa = mantissa[..<e]
+        }
+        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let integral = parts[0].drop { $0 == "-" }
+        let digits = integral + (parts.count > 1 ? parts[1] : "")
+        // The digits left after the point once the exponent has moved it.
+        return digits.dropFirst(max(0, integral.count + exponent)).allSatisfy { $0 == "0" }
+    }
+
     private static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
 }

@@ -177,6 +177,12 @@ struct GestureTests {
         #expect(FramesFolder.json(carousel).contains("\"phase\": \"hold\", \"touch\": null"))
     }
 
+    /// A drag's distance and duration are decimals as every option writes them, signs included.
+    @Test func dragNumbersTakeTheOptionsForms() throws {
+        #expect(try Self.timeline("drag -120 +0.3; release") == Self.timeline("drag -120 0.3; release"))
+        #expect(try Self.timeline("drag +40 .25; release") == Self.timeline("drag 40 0.25; release"))
+    }
+
     /// A swipe while the finger is down is the drag and release it stands for (spec 3b).
     @Test func swipeWithTheFingerDownIsADragAndARelease() throws {
         #expect(try Self.timeline("drag -30 0.2; swipe next") == Self.timeline("drag -30 0.2; drag -33 0.15 linear; release"))

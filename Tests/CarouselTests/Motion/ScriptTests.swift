@@ -23,12 +23,13 @@ struct ScriptTests {
     }
 
     @Test(arguments: [("1.5", 1_500_000), ("1.5s", 1_500_000), ("300ms", 300_000), ("0", 0), ("2", 2_000_000),
-                      ("1.5S", 1_500_000), ("300MS", 300_000), ("300Ms", 300_000)])
+                      ("1.5S", 1_500_000), ("300MS", 300_000), ("300Ms", 300_000), ("-0", 0), ("+1.5s", 1_500_000),
+                      (".5", 500_000), ("2.", 2_000_000)])
     func durations(_ text: String, _ micros: Int) {
         #expect(MediaTime(parsing: text)?.microseconds == micros)
     }
 
-    @Test(arguments: ["-1", "-0", "1.5m", "abc", "", "s", "S", "MS", "1e3", "nan", "3600.000001", "99999999999999999999", "1.5sS"])
+    @Test(arguments: ["-1", "-0.5", "0x10", "1_0", "٣", "1.5m", "abc", "", "s", "S", "MS", "1e3", "nan", "3600.000001", "99999999999999999999", "1.5sS"])
     func badDurations(_ text: String) {
         #expect(MediaTime(parsing: text) == nil)
     }
@@ -121,6 +122,10 @@ struct ScriptTests {
         #expect(MediaTime(.nanoseconds(1_499)) == MediaTime(microseconds: 1))
         #expect(MediaTime(.nanoseconds(1_500)) == MediaTime(microseconds: 2))
         #expect(MediaTime(.nanoseconds(-1_500)) == MediaTime(microseconds: -2))
+        // Rounded in whole numbers: a Double would round these 18 digits up.
+        #expect(MediaTime(Duration(secondsComponent: 0, attosecondsComponent: 123_456_499_999_999_999)).microseconds == 123_456)
+        #expect(MediaTime(Duration(secondsComponent: 0, attosecondsComponent: 999_999_499_999_999_999)).microseconds == 999_999)
+        #expect(MediaTime(Duration(secondsComponent: 2, attosecondsComponent: 999_999_500_000_000_000)).microseconds == 3_000_000)
         #expect(MediaTime(.seconds(7200)).durationRefusal == "must be 0 to 3600 seconds, got 7200")
         #expect(MediaTime(.seconds(Int64.max)) == MediaTime.literalLimit)
         #expect(MediaTime(.seconds(Int64.min)).microseconds == -MediaTime.literalLimit.microseconds)

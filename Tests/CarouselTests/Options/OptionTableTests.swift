@@ -174,6 +174,38 @@ struct OptionTableTests {
         var fromFile = CarouselOptions()
         try ConfigFile(data: Data("{\"touchSize\": 3.2e1}".utf8), path: "c.json").apply(to: &fromFile)
         #expect(fromFile.touches.size == 32)
+        // Durations and an easing's arguments are written the same way.
+        try options.set(.hold, to: .text("+5"))
+        try options.set(.duration, to: .text("-0"))
+        #expect(options.hold == 5 && options.duration == 0)
+        for text in ["cubic-bezier(0x1p-1,0,1e0,1)", "spring(1e0,5e-1)", "spring(inf,1)"] {
+            #expect(throws: CarouselError.self, "\(text)") { try options.set(.easing, to: .text(text)) }
+        }
+        try options.set(.easing, to: .text("cubic-bezier(.25,+0.1,0.25,1.)"))
+        #expect(options.easing == .cubicBezier(0.25, 0.1, 0.25, 1))
+    }
+
+    /// A config file's whole-number keys judge a fraction from its digits: one too small for a
+    /// `Double` to keep (`25.000000000000001`) is still a fraction, the wrong JSON type, while
+    /// `2.5e1` and `25.0` are whole.
+    @Test func fractionsAreJudgedAsWritten() throws {
+        func config(_ json: String) throws(CarouselError) -> CarouselOptions {
+            var options = CarouselOptions()
+            try ConfigFile(data: Data(json.utf8), path: "c.json").apply(to: &options)
+            return options
+        }
+        for fraction in ["25.000000000000001", "2.0000000000000001e1", "5e-1", "1e-400"] {
+            #expect(throws: CarouselError.config(file: "c.json", key: "fps", reason: "expected a whole number, got \(fraction)")) {
+                try config("{\"fps\": \(fraction)}")
+            }
+        }
+        #expect(throws: CarouselError.config(file: "c.json", key: "clones", reason: "expected \"auto\", \"set\" or a whole number, got 2.5")) {
+            try config("{\"clones\": 2.5}")
+        }
+        for whole in ["2.5e1", "25.0", "250e-1", "0.025e3", "25"] {
+            #expect(try config("{\"fps\": \(whole)}").fps == 25, "\(whole)")
+        }
+        #expect(try config("{\"clones\": 2e0}").clones == .count(2))
     }
 
     /// An empty file name is shown as `"" (an empty name)`, not as nothing before the colon, and
