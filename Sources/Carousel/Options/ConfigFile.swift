@@ -58,12 +58,11 @@ public struct ConfigFile: Sendable {
             guard let key = OptionKey(rawValue: name) else {
                 throw .config(file: path, key: name, reason: "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            guard let value = object[name].flatMap(ConfigFile.optionValue), key.acceptsJSON(value),
-                  !key.takesWholeNumbers || object[name]?.isFractional != true else {
+            guard let json = object[name], key.acceptsJSON(json), let value = ConfigFile.optionValue(json) else {
                 throw .config(file: path, key: name, reason: "expected \(key.jsonExpects), got \(object[name].map(String.init(describing:)) ?? "nothing")")
             }
             values.append((key, value))
-            if case .number(let written) = object[name] { numbers[key] = written }
+            if case .number(let written) = json { numbers[key] = written }
         }
         if object["script"] != nil && object["scriptFile"] != nil {
             // Options that do not fit together: a usage error, as `--script` with `--script-file` is.
@@ -118,34 +117,22 @@ extension CarouselOptions {
 }
 
 extension OptionKey {
-    /// Whether a config file may give this key `value`'s JSON type.
-    func acceptsJSON(_ value: OptionValue) -> Bool {
-        switch (self, value) {
-        case (.quiet, .boolean), (.lossless, .boolean): return true
-        case (.quiet, _), (.lossless, _), (_, .boolean): return false
-        case (.quality, .integer), (.quality, .number): return true
-        case (.quality, _): return false
-        case (.itemWidth, .integer), (.spacing, .integer), (.fps, .integer), (.colors, .integer),
-             (.clones, .integer), (.loop, .integer): return true
-        // A whole number written with an exponent (1e2), or too large for a whole-number
-        // type (1e308, 1e400): the option's range check judges it. (A fraction is refused
-        // from its digits: `JSONValue/isFractional`.)
+    /// Whether a config file may give this key `json`'s JSON type.
+    func acceptsJSON(_ json: JSONValue) -> Bool {
+        switch (self, json) {
+        case (.quiet, .bool), (.lossless, .bool): return true
+        case (.quiet, _), (.lossless, _), (_, .bool): return false
+        // A whole number, also written with an exponent (2.5e1) or past every type (1e400):
+        // the option's range check judges it. A fraction, judged from its digits
+        // (25.000000000000001), is the wrong type.
         case (.itemWidth, .number), (.spacing, .number), (.fps, .number), (.colors, .number),
-             (.clones, .number), (.loop, .number): return true
+             (.clones, .number), (.loop, .number):
+            return !json.isFractional
         case (.itemWidth, _), (.spacing, _), (.fps, _), (.colors, _): return false
-        case (.hold, _), (.duration, _): return true
-        case (.dotSize, .integer), (.dotSize, .number), (.dotGap, .integer), (.dotGap, .number),
-             (.touchSize, .integer), (.touchSize, .number): return true
-        case (.dotSize, _), (.dotGap, _), (.touchSize, _): return false
-        case (_, .text): return true
-        default: return false
-        }
-    }
-
-    /// Whether a config file gives this key a whole number (or, for some, a word).
-    var takesWholeNumbers: Bool {
-        switch self {
-        case .itemWidth, .spacing, .fps, .colors, .clones, .loop: return true
+        case (.quality, .number), (.hold, .number), (.duration, .number), (.dotSize, .number),
+             (.dotGap, .number), (.touchSize, .number): return true
+        case (.quality, _), (.dotSize, _), (.dotGap, _), (.touchSize, _): return false
+        case (_, .string): return true
         default: return false
         }
     }
