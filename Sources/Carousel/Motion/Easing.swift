@@ -3,9 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A timing curve E mapping progress 0...1 of a move to progress 0...1 of its distance.
 ///
@@ -217,9 +214,12 @@ struct Spring {
     func displacement(_ t: Double) -> Double {
         let omega = 2 * Double.pi / response
         let z = damping
+        // `PortableMath`, not libm: the same positions, to the bit, on every platform.
+        let exp = PortableMath.exp
         if z < 1 {
             let wd = omega * (1 - z * z).squareRoot()
-            return 1 - exp(-z * omega * t) * (cos(wd * t) + z * omega / wd * sin(wd * t))
+            let (sine, cosine) = PortableMath.sinCos(wd * t)
+            return 1 - exp(-z * omega * t) * (cosine + z * omega / wd * sine)
         } else if z == 1 {
             return 1 - exp(-omega * t) * (1 + omega * t)
         } else {
