@@ -4,8 +4,8 @@
 /// The platform's libm (glibc on Linux, Apple's on macOS) may round these functions
 /// differently in the last place, and a spring easing's positions, rounded to pixels,
 /// would then differ now and then between a Mac and a Linux CI runner. These agree with
-/// glibc's to within 1 unit in the last place (exp) and 2 (sin and cos), and with
-/// themselves everywhere.
+/// glibc's to within 1 unit in the last place (exp) and 3 (sin and cos, away from their
+/// zeros), and with themselves everywhere.
 enum PortableMath {
     /// e^x.
     static func exp(_ x: Double) -> Double {
@@ -25,10 +25,14 @@ enum PortableMath {
             * Double(sign: .plus, exponent: Int(k) - half, significand: 1)
     }
 
-    /// sin x and cos x. Arguments past about 10^6 are reduced without extra precision (they
-    /// stay deterministic, not accurate); a spring never takes one while its motion shows.
+    /// sin x and cos x. Arguments past about 10^6 are reduced without extra precision, and
+    /// past 10^9 first taken modulo the `Double` nearest 2π: the results stay in -1...1 and
+    /// deterministic, not accurate. A spring takes such an argument only where its decay
+    /// factor is 0.
     static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
         guard x.isFinite else { return (.nan, .nan) }
+        if x == 0 { return (x, 1) }  // -0 keeps its sign
+        let x = abs(x) > 1e9 ? x.truncatingRemainder(dividingBy: 2 * .pi) : x
         // x = k π/2 + r with |r| <= π/4; π/2 in three parts (Cody and Waite).
         let k = (x * twoOverPi).rounded()
         let r = ((x - k * halfPi1) - k * halfPi2) - k * halfPi3

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `exp`, `sin` and `cos` from IEEE arithmetic alone agree with the platform's libm to
-/// within 1 unit in the last place (exp) and 2 (sin and cos), so a spring moves as it did with libm's, now with the
+/// within 1 unit in the last place (exp) and 3 (sin and cos, away from their zeros), so a spring moves as it did with libm's, now with the
 /// same bits on every platform.
 struct PortableMathTests {
     /// A double in 0..<1 from the generator's top 53 bits.
@@ -46,15 +46,23 @@ struct PortableMathTests {
             // Near a zero of the function an ulp of the result is far finer than one of x;
             // there the difference is judged against the argument's own precision.
             let slack = x.ulp * 4
-            #expect(Self.ulps(s, Foundation.sin(x)) <= 2 || abs(s - Foundation.sin(x)) <= slack, "sin \(x)")
-            #expect(Self.ulps(c, Foundation.cos(x)) <= 2 || abs(c - Foundation.cos(x)) <= slack, "cos \(x)")
+            #expect(Self.ulps(s, Foundation.sin(x)) <= 3 || abs(s - Foundation.sin(x)) <= slack, "sin \(x)")
+            #expect(Self.ulps(c, Foundation.cos(x)) <= 3 || abs(c - Foundation.cos(x)) <= slack, "cos \(x)")
             if abs(Foundation.sin(x)) > 0.01 && abs(Foundation.cos(x)) > 0.01 {
                 worst = max(worst, Self.ulps(s, Foundation.sin(x)), Self.ulps(c, Foundation.cos(x)))
             }
         }
-        #expect(worst <= 2)
+        #expect(worst <= 3)
         #expect(PortableMath.sinCos(0) == (0, 1))
+        #expect(PortableMath.sinCos(-0.0).sin.sign == .minus && PortableMath.sinCos(-0.0).cos == 1)
         #expect(PortableMath.sinCos(.infinity).sin.isNaN && PortableMath.sinCos(.nan).cos.isNaN)
+        // Past every accurate reduction the results stay sines and cosines, so a spring long
+        // past its motion stays at rest rather than 0 x infinity.
+        for x in [1e20, -1e31, 1e300, -Double.greatestFiniteMagnitude, 1e9 + 0.5] {
+            let (s, c) = PortableMath.sinCos(x)
+            #expect(abs(s) <= 1 && abs(c) <= 1, "\(x)")
+        }
+        #expect(Spring(damping: 0.01, response: 0.01).displacement(1e30) == 1)
     }
 
     /// The spring's curve is the formula's, through the portable functions.
