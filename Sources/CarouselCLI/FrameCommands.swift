@@ -25,7 +25,7 @@ struct Frame: ParsableCommand {
         // Spaces around it dropped, as the option table drops them (`CarouselOptions.set`).
         let trimmed = at.trimmingSpaces
         guard let time = MediaTime(parsing: trimmed) else {
-            throw CLIError.usage("--at: \(MediaTime.refusal(trimmed)), got \"\(at.shownTrimmed)\"")
+            throw CLIError.usage("--at: \(MediaTime.optionRefusal(at))")
         }
         let index = try carousel.frameIndex(at: time)
         let data = try encode(carousel.frame(index: index), name: output)

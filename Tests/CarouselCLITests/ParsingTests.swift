@@ -80,7 +80,7 @@ struct ParsingTests {
         (["render", "--duration", "3601"], "--duration: must be 0 to 3600 seconds, got 3601"),
         (["render", "--duration", "1e-308"], "--duration: expected seconds written 2, 1.5s or 300ms, got \"1e-308\""),
         (["frame", "--at", "1e-3", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
-        (["frame", "--at", "4000", "-o", "x.png"], "--at: must be 0 to 3600 seconds, got \"4000\""),
+        (["frame", "--at", "4000", "-o", "x.png"], "--at: must be 0 to 3600 seconds, got 4000"),
         // A value of spaces alone is shown as typed, not as the nothing trimming leaves.
         (["frame", "--at", "  ", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"  \""),
         (["frame", "--at", "\t ", "-o", "x.png"], "--at: expected seconds written 2, 1.5s or 300ms, got \"\\t \""),

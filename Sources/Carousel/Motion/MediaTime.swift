@@ -44,6 +44,15 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         isWritten(text) ? rangeRefusal : "expected seconds written 2, 1.5s or 300ms"
     }
 
+    /// Why ``init(parsing:)`` refuses an option's value `typed`, and the value as an option's
+    /// error shows it: a duration out of range as written, as every number is (`must be 0 to
+    /// 3600 seconds, got 7200s`); text that is no duration, in quotes. `--hold`, `--duration`
+    /// and `frame --at` all say it so.
+    package static func optionRefusal(_ typed: String) -> String {
+        let shown = typed.shownTrimmed
+        return "\(refusal(typed.trimmingSpaces)), got \(isWritten(typed.trimmingSpaces) ? shown : "\"\(shown)\"")"
+    }
+
     /// Why this time is refused as a duration, below 0 or past ``maximum`` (`must be 0 to 3600
     /// seconds, got 7200`), or `nil`: the one check of options, steps and timelines made in Swift.
     public var durationRefusal: String? {

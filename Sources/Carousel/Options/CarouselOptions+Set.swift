@@ -73,10 +73,7 @@ extension CarouselOptions {
                 return time
             case .text(let s):
                 guard let time = MediaTime(parsing: s) else {
-                    // A duration out of range is shown as written, as every number is; text
-                    // that is no duration, in quotes.
-                    let got = MediaTime.isWritten(s) ? typed?.shownTrimmed ?? s : shown
-                    throw .invalidOption(key: key, reason: "\(MediaTime.refusal(s)), got \(got)")
+                    throw .invalidOption(key: key, reason: MediaTime.optionRefusal(typed ?? s))
                 }
                 return time
             case .boolean: throw invalid()
