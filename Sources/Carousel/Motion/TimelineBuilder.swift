@@ -101,7 +101,7 @@ struct TimelineBuilder {
         case let .drag(dx, d, e):
             let length = d ?? moveDuration
             guard length > .zero else { throw fail("a drag takes time; give it a DURATION above 0 (the default is the duration option)") }
-            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -gestureWidth(from: item, remaining) / 2, velocity: 0) }
+            touchDown(item, remaining)
             drag(dx, length: length, easing: e ?? .linear)
         case .release:
             guard gesture != nil else { throw fail("release with no finger down; a gesture starts with \"drag\" or \"swipe\"") }
@@ -112,7 +112,7 @@ struct TimelineBuilder {
             let length = d ?? Timeline.swipeDuration
             guard length > .zero else { throw fail("a swipe takes time; give it a DURATION above 0") }
             let dx = Self.swipeDistance(direction, pitch: pitch)
-            if gesture == nil { gesture = Gesture(position: Double(page), travelled: 0, origin: -dx / 2, velocity: 0) }
+            touchDown(item, remaining)
             drag(dx, length: length, easing: .linear)
             release()
         }
@@ -125,7 +125,16 @@ struct TimelineBuilder {
         return direction == .next ? -third : third
     }
 
-    /// S, the sum of the DX of the drags from `item` until the next release.
+    /// Puts the finger down at the current page, unless it is down already: the indicator is
+    /// centred on the gesture that `item` starts (``gestureWidth(from:_:)``).
+    private mutating func touchDown(_ item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) {
+        if gesture == nil {
+            gesture = Gesture(position: Double(page), travelled: 0, origin: -gestureWidth(from: item, remaining) / 2, velocity: 0)
+        }
+    }
+
+    /// S, the sum of the DX of the drags from `item` until the next release (a swipe, which
+    /// ends the gesture, counting as its drag).
     private func gestureWidth(from item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) -> Double {
         var sum = 0.0
         for entry in [item] + remaining {

@@ -34,10 +34,11 @@ public enum AtomicOutput {
         }
         let target = resolve(path)
         var info = stat()
-        if path.hasSuffix("/") && stat(target, &info) != 0 {
+        let exists = stat(target, &info) == 0
+        if path.hasSuffix("/") && !exists {
             throw .output(path, "ends in /, as a folder's name does; give a file name")
         }
-        if stat(target, &info) == 0 {
+        if exists {
             let kind = info.st_mode & S_IFMT
             if kind == S_IFDIR { throw .output(path, "is a folder; give a file name") }
             if kind != S_IFREG || isDescriptorPath(path) || isDescriptorPath(target) {
