@@ -135,22 +135,34 @@ public struct Timeline: Equatable, Sendable {
         case .drag, .rest, .settle:
             position = s.motion.position(progress: u, length: s.length)
         }
+        let (finger, lifted) = fingers(frame: i, fps: fps, segment: s, progress: u, release: r)
         return FrameState(index: i, position: position, from: s.fromPage, to: s.toPage, moving: s.motion.isMoving,
-                          jumped: jumped, segment: k, phase: s.motion.phase,
-                          finger: finger(frame: i, fps: fps, segment: s, progress: u, release: r))
+                          jumped: jumped, segment: k, phase: s.motion.phase, finger: finger, lifted: lifted)
     }
 
-    /// The finger at frame `i`: on the screen during a drag or rest, fading for 0.15 s after a release.
-    private func finger(frame i: Int, fps: Int, segment s: Segment, progress u: Double, release r: Int) -> FingerState? {
+    /// The fingers at frame `i`: the one on the screen during a drag or rest, and each lifted
+    /// one fading for 0.15 s after its release, where it lifted. The first is the finger
+    /// down, or else the one lifted last; the rest are the other lifted fingers still
+    /// fading, the earliest first. A drag that starts while a lifted finger fades leaves it
+    /// fading, as a touch indicator does on the device.
+    private func fingers(frame i: Int, fps: Int, segment s: Segment, progress u: Double,
+                         release r: Int) -> (finger: FingerState?, lifted: [FingerState]) {
+        var fading: [FingerState] = []
+        var k = r
+        while k < releases.count, i * 1_000_000 >= releases[k].time.microseconds * fps {
+            let elapsed = Double(i * 1_000_000 - releases[k].time.microseconds * fps) / Double(fps)
+            fading.append(FingerState(offset: releases[k].offset,
+                                      alpha: 1 - elapsed / Double(Timeline.touchFade.microseconds)))
+            k += 1
+        }
         switch s.finger {
         case .still(let offset)?:
-            return FingerState(offset: offset, alpha: 1)
+            return (FingerState(offset: offset, alpha: 1), fading)
         case let .moving(from, by, easing)?:
-            return FingerState(offset: from + by * easing.value(at: u, duration: s.length.seconds), alpha: 1)
+            return (FingerState(offset: from + by * easing.value(at: u, duration: s.length.seconds), alpha: 1), fading)
         case nil:
-            guard r < releases.count, i * 1_000_000 >= releases[r].time.microseconds * fps else { return nil }
-            let elapsed = Double(i * 1_000_000 - releases[r].time.microseconds * fps) / Double(fps)
-            return FingerState(offset: releases[r].offset, alpha: 1 - elapsed / Double(Timeline.touchFade.microseconds))
+            guard let last = fading.popLast() else { return (nil, []) }
+            return (last, fading)
         }
     }
 }
@@ -173,12 +185,15 @@ public struct FrameState: Equatable, Sendable {
     public let segment: Int
     /// What is happening: hold, move, drag or settle.
     public let phase: Phase
-    /// The finger, while it is down or fading after a release.
+    /// The finger, while it is down or fading after a release (the one lifted last).
     public let finger: FingerState?
+    /// Fingers lifted before ``finger`` and still fading, the earliest first: a drag that
+    /// starts within 0.15 s of a release, or two releases that close together.
+    public let lifted: [FingerState]
 
     /// Creates a frame state (the timeline makes these; tests and custom renderers may too).
     public init(index: Int, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int = 0,
-                phase: Phase? = nil, finger: FingerState? = nil) {
+                phase: Phase? = nil, finger: FingerState? = nil, lifted: [FingerState] = []) {
         self.index = index
         self.position = position
         self.from = from
@@ -188,6 +203,7 @@ public struct FrameState: Equatable, Sendable {
         self.segment = segment
         self.phase = phase ?? (moving ? .move : .hold)
         self.finger = finger
+        self.lifted = lifted
     }
 }
 

@@ -30,8 +30,22 @@ public struct TouchIndicator: Equatable, Sendable {
     public init() {}
 
     /// Where the indicator is in a frame, and how opaque; `nil` when the finger is neither down nor fading.
+    /// This is the finger down, or else the one lifted last (`frames.json`'s `touch`).
     public func touch(in frame: OverlayFrame) -> TouchPoint? {
-        guard mode == .show, let finger = frame.state.finger, finger.alpha > 0 else { return nil }
+        guard mode == .show, let finger = frame.state.finger else { return nil }
+        return point(finger, in: frame)
+    }
+
+    /// Every indicator drawn in a frame, bottom first: the lifted fingers still fading, the
+    /// earliest first, then ``touch(in:)``'s.
+    public func touches(in frame: OverlayFrame) -> [TouchPoint] {
+        guard mode == .show else { return [] }
+        return (frame.state.lifted + [frame.state.finger].compactMap { $0 }).compactMap { point($0, in: frame) }
+    }
+
+    /// The indicator of `finger` in `frame`; `nil` once it has faded.
+    private func point(_ finger: FingerState, in frame: OverlayFrame) -> TouchPoint? {
+        guard finger.alpha > 0 else { return nil }
         return TouchPoint(x: Double(frame.width) / 2 + finger.offset, y: Double(frame.viewportHeight) / 2,
                           alpha: min(1, finger.alpha))
     }
@@ -55,9 +69,16 @@ public struct TouchPoint: Hashable, Sendable, Codable {
 }
 
 extension TouchIndicator: Overlay {
-    /// Draws the circle and its ring at the finger, blended by coverage and the fade.
+    /// Draws each indicator's circle and ring (``touches(in:)``, bottom first), blended by
+    /// coverage and the fade.
     public func draw(on image: inout RGBAImage, top: Int, frame: OverlayFrame) {
-        guard let touch = touch(in: frame), let box = boxes(for: frame).first else { return }
+        for touch in touches(in: frame) {
+            draw(touch, on: &image, top: top)
+        }
+    }
+
+    private func draw(_ touch: TouchPoint, on image: inout RGBAImage, top: Int) {
+        let box = box(of: touch)
         let r = size / 2, inner = max(0, r - TouchIndicator.ringWidth)
         let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
         let y0 = max(top, box.y0), y1 = min(top + image.height, box.y1)
@@ -87,12 +108,15 @@ extension TouchIndicator: Overlay {
         }
     }
 
-    /// The box around the circle in `frame`; none when it is not drawn.
+    /// The boxes around the circles drawn in `frame` (``touches(in:)``); none when none is drawn.
     public func boxes(for frame: OverlayFrame) -> [PixelBox] {
-        guard let touch = touch(in: frame) else { return [] }
+        touches(in: frame).map(box(of:))
+    }
+
+    private func box(of touch: TouchPoint) -> PixelBox {
         let r = size / 2
-        return [PixelBox(x0: Int((touch.x - r).rounded(.down)), y0: Int((touch.y - r).rounded(.down)),
-                         x1: Int((touch.x + r).rounded(.up)) + 1, y1: Int((touch.y + r).rounded(.up)) + 1)]
+        return PixelBox(x0: Int((touch.x - r).rounded(.down)), y0: Int((touch.y - r).rounded(.down)),
+                        x1: Int((touch.x + r).rounded(.up)) + 1, y1: Int((touch.y + r).rounded(.up)) + 1)
     }
 
     /// None: the indicator is translucent, so it is never drawn at full coverage.

@@ -100,13 +100,23 @@ public struct Carousel: Sendable {
     public func pictureKey(index i: Int) -> PictureKey {
         let period = geometry.count * geometry.pitch
         let x0 = geometry.x0(at: states[i].position)
-        return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i), touch: touch(index: i))
+        let touches = touches(index: i)
+        return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i), touch: touches.last,
+                          lifted: Array(touches.dropLast()))
     }
 
-    /// The touch indicator drawn in frame `index`, if any.
+    /// The touch indicator of frame `index`, if any: the finger down, or else the one lifted
+    /// last, fading (`frames.json`'s `touch`).
     public func touch(index i: Int) -> TouchPoint? {
         guard overlays.contains(where: { $0 is TouchIndicator }) else { return nil }
         return options.touches.touch(in: overlayFrame(states[i], page: page(index: i)))
+    }
+
+    /// Every touch indicator drawn in frame `index`, bottom first: fingers lifted before
+    /// ``touch(index:)``'s and still fading, then that one.
+    public func touches(index i: Int) -> [TouchPoint] {
+        guard overlays.contains(where: { $0 is TouchIndicator }) else { return [] }
+        return options.touches.touches(in: overlayFrame(states[i], page: page(index: i)))
     }
 
     /// The lit page (0-based) of frame `index` under `--dots-switch`.
@@ -165,6 +175,8 @@ public struct PictureKey: Hashable, Sendable {
     public let x0: Int
     /// Lit page.
     public let page: Int
-    /// The touch indicator, if drawn.
+    /// The touch indicator, if drawn: the finger down, or else the one lifted last.
     public let touch: TouchPoint?
+    /// The indicators of fingers lifted before ``touch``'s, still fading, bottom first.
+    public let lifted: [TouchPoint]
 }

@@ -177,6 +177,77 @@ struct GestureTests {
         #expect(FramesFolder.json(carousel).contains("\"phase\": \"hold\", \"touch\": null"))
     }
 
+    /// A lifted finger fades for its whole 0.15 s where it lifted (spec 3b), whatever comes
+    /// next: under a drag that starts sooner, and under a finger lifted after it.
+    @Test func liftedFingersFadeUnderTheNext() throws {
+        var options = CarouselOptions()
+        options.fps = 50
+        options.duration = 0.1
+        options.size = PixelSize(width: 100, height: 60)
+        options.dots.placement = .none
+        // An ease-out drag ends at rest: the settle takes --duration (0.1 s), so the second
+        // drag starts 0.1 s after the release, while the first indicator is a third opaque.
+        options.script = try Script(parsing: "drag -60 0.4 ease-out; release; drag -20 0.2; release; hold 0.3")
+        let images = CarouselRenderTests.flatItems(5, width: 100, height: 60)
+        let carousel = try Carousel(images: images, options: options)
+        for (i, alpha) in [(25, 1 - 0.1 / 0.15), (26, 1 - 0.12 / 0.15), (27, 1 - 0.14 / 0.15)] {
+            let state = carousel.states[i]
+            #expect(state.phase == .drag, "frame \(i)")
+            #expect(state.finger?.alpha == 1, "frame \(i)")
+            #expect(state.lifted.count == 1, "frame \(i)")
+            #expect(state.lifted.first?.offset == -30, "frame \(i): lifted at x = 20")
+            #expect(abs((state.lifted.first?.alpha ?? 0) - alpha) < 1e-9, "frame \(i)")
+            let touches = carousel.touches(index: i)
+            #expect(touches.count == 2 && touches.last == carousel.touch(index: i), "frame \(i): the finger down on top")
+            #expect(carousel.info(index: i).touch?.x == carousel.touch(index: i)?.x, "frame \(i): frames.json's touch is the finger down")
+            #expect(carousel.pictureKey(index: i).lifted == Array(touches.prefix(1)), "frame \(i)")
+        }
+        #expect(carousel.states[28].lifted.isEmpty && carousel.touches(index: 28).count == 1, "faded by 0.56 s")
+        // Drawn: the lifted circle's centre is its fill over the content, blended by its fade.
+        options.touches.mode = .none
+        let bare = try Carousel(images: images, options: options)
+        for i in [25, 26, 27] {
+            let lifted = try #require(carousel.touches(index: i).first)
+            let base = bare.frame(index: i)[Int(lifted.x), Int(lifted.y)]
+            #expect(carousel.frame(index: i)[Int(lifted.x), Int(lifted.y)]
+                    == TouchIndicator().color.over(base, coverage: lifted.alpha), "frame \(i)")
+        }
+        #expect(differingPixels(carousel.frame(index: 28), bare.frame(index: 28)) > 0)
+        // The GIF keeps the lifted circle: it lies in the frames' overlay boxes.
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        var expanded: [RGBAImage] = []
+        for (frame, delay) in zip(gif.frames, gif.delays) { expanded += Array(repeating: frame, count: delay / 2) }
+        for i in [25, 26, 27] {
+            let lifted = try #require(carousel.touches(index: i).first)
+            let exact = carousel.frame(index: i)[Int(lifted.x), Int(lifted.y)]
+            let shown = expanded[i][Int(lifted.x), Int(lifted.y)]
+            #expect(abs(Int(shown.r) - Int(exact.r)) <= 4 && abs(Int(shown.b) - Int(exact.b)) <= 4, "frame \(i)")
+        }
+    }
+
+    /// Two fingers lifted within 0.15 s: the one lifted last is the `touch`, drawn over the
+    /// first, which goes on fading where it lifted.
+    @Test func twoReleasesCloseTogether() throws {
+        var options = CarouselOptions()
+        options.fps = 50
+        options.duration = 0.04
+        options.size = PixelSize(width: 100, height: 60)
+        options.dots.placement = .none
+        options.script = try Script(parsing: "drag -30 0.1 ease-out; release; drag -10 0.04 ease-out; release; hold 0.3")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(5, width: 100, height: 60), options: options)
+        // Released at 0.1 s (x = 35) and 0.18 s (x = 45).
+        for i in 9...12 {
+            let t = Double(i) / 50
+            let touch = try #require(carousel.touch(index: i))
+            #expect(touch.x == 45 && abs(touch.alpha - (1 - (t - 0.18) / 0.15)) < 1e-9, "frame \(i): \(touch)")
+            let touches = carousel.touches(index: i)
+            #expect(touches.count == 2, "frame \(i)")
+            #expect(touches.first?.x == 35 && abs((touches.first?.alpha ?? 0) - (1 - (t - 0.1) / 0.15)) < 1e-9, "frame \(i)")
+        }
+        #expect(carousel.touches(index: 13).count == 1, "the first has faded by 0.26 s")
+        #expect(carousel.info(index: 9).touch?.x == 45)
+    }
+
     /// A drag's distance and duration are decimals as every option writes them, signs included.
     @Test func dragNumbersTakeTheOptionsForms() throws {
         #expect(try Self.timeline("drag -120 +0.3; release") == Self.timeline("drag -120 0.3; release"))
