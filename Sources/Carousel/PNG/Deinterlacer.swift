@@ -13,7 +13,8 @@ import Foundation
 /// gives the file libpng's own verdict on every chunk (the verdict it gives the
 /// non-interlaced twin), and then decodes this rewrite for the pixels. The rewrite is
 /// lenient by design: it only takes IHDR, the image data, and the chunks before the
-/// image data whose CRC is right (libpng drops an ancillary chunk with a bad CRC).
+/// image data whose CRC is right (a file with any CRC wrong is refused before it comes
+/// here: ``PNGChunks/defect(in:)``).
 ///
 /// The pixels are never all in memory: each of the seven passes has its own inflater,
 /// positioned at the pass's start, and the image is assembled eight rows at a time

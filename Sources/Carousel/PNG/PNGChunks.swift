@@ -1,3 +1,5 @@
+import CLibPNG
+
 /// Walks the chunks of a PNG file in place: each chunk's type and where its body lies. The
 /// one reader of chunk framing for the files carousel takes apart (an interlaced 16-bit PNG
 /// it rewrites, an APNG it decodes, libpng's PNGs whose image data an APNG carries).
@@ -21,5 +23,25 @@ enum PNGChunks {
             if type == "IEND" { break }
         }
         return true
+    }
+
+    /// What is wrong with the chunk framing of the PNG file `bytes` (signature included), or
+    /// nil: a chunk whose CRC does not match its type and body (`tRNS: CRC error`, ancillary
+    /// chunks too, which libpng would drop and decode without), a chunk that runs past the end,
+    /// or no `IEND` (the file cut short). What follows `IEND` is not read.
+    static func defect(in bytes: UnsafeRawBufferPointer) -> String? {
+        var at = 8
+        while bytes.count - at >= 8 {
+            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            guard length <= bytes.count - at - 12 else { return "truncated file (\(type) chunk cut short)" }
+            let end = at + 8 + length
+            let stored = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
+            let computed = crc32(0, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 4, uInt(length + 4))
+            guard UInt32(truncatingIfNeeded: computed) == stored else { return "\(type): CRC error" }
+            if type == "IEND" { return nil }
+            at = end + 4
+        }
+        return "truncated file (no IEND chunk)"
     }
 }

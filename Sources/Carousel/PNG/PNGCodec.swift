@@ -66,6 +66,10 @@ public enum PNGCodec {
             throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
         }
         guard decodePixels else { return RGBAImage(width: 0, height: 0) }
+        // libpng has read the header; a damaged chunk anywhere else is refused before decoding,
+        // the ancillary ones too (libpng drops those and decodes without them: a gamma or a
+        // transparency lost, the pixels changed).
+        if let defect = PNGChunks.defect(in: raw) { throw .invalid(file: name, reason: defect) }
         image.flags |= carousel_png_flag_16bit_srgb
         image.format = carousel_png_format_rgba
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
