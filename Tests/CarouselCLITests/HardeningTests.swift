@@ -147,6 +147,35 @@ struct HardeningTests {
         #expect(w.leftovers.isEmpty)
     }
 
+    /// A signal while a frames folder replaces an existing one, once the existing one is set
+    /// aside (`.out.XXXXXX.old`) and while it is being removed, leaves the new folder whole
+    /// and nothing beside it: the folder set aside is the signal's to remove too.
+    @Test(SlowTests.rendersAtLength) func signalWhileThePreviousFolderIsRemoved() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        // Some 5,000 frames in the folder replaced, so removing it takes long enough to signal
+        // the run in the middle of it.
+        #expect(try CLI.run(["frames", "--size", "2x2", "--fps", "50", "--hold", "20", "-o", "out", "--quiet"],
+                            in: w.url).status == 0)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["frames", "--size", "16x9", "--fps", "10", "-o", "out", "--quiet"]
+        process.currentDirectoryURL = w.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && !w.leftovers.contains(where: { $0.hasSuffix(".old") }) && Date() < deadline { usleep(500) }
+        let sawOld = w.leftovers.contains { $0.hasSuffix(".old") }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(sawOld, "the run was signalled while the previous folder was being removed")
+        #expect(process.terminationStatus == 130 || process.terminationStatus == 0, "status \(process.terminationStatus)")
+        #expect(w.leftovers.isEmpty, "nothing left beside the output: \(w.leftovers)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).count == 116, "the new folder, whole")
+    }
+
     /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129.
     @Test(SlowTests.rendersAtLength, arguments: [(SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames")])
     func signalsCleanUp(_ signalNumber: Int32, _ command: String) throws {

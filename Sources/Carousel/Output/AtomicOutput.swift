@@ -228,18 +228,16 @@ public enum AtomicOutput {
             }
             return
         }
+        // The previous folder is set aside and the new one moved in as one step for a signal's
+        // cleanup; the previous one is then registered, so an interrupt while it is being
+        // removed removes the rest of it.
         let old = temporary.path + ".old"
-        guard rename(target.path, old) == 0 else {
-            let reason = FileErrors.posixReason(errno)
-            try? fm.removeItem(at: temporary)
-            throw .output(path, reason)
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = FileErrors.posixReason(errno)
-            let restored = rename(old, target.path) == 0
+        if let (code, restored) = TemporaryFiles.swapFolder(temporary.path, into: target.path, old: old) {
+            let reason = FileErrors.posixReason(code)
             try? fm.removeItem(at: temporary)
             throw .output(path, restored ? reason : "\(reason); the previous folder is at \(old)")
         }
+        defer { TemporaryFiles.unregister(old) }
         do {
             try fm.removeItem(atPath: old)
         } catch {

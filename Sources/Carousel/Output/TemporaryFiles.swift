@@ -98,6 +98,17 @@ public enum TemporaryFiles {
         registry.remove(path)
     }
 
+    /// Moves the folder at `target` to `old`, then the registered temporary folder
+    /// `temporary` to `target`, with `old` registered in its place: both renames under the
+    /// registry's lock, so a signal's cleanup (``removeAll()``) waits for them and then finds
+    /// either the target as it was, or the new folder in place and the previous one at `old`
+    /// to remove, never the target moved away with nothing in its place. Returns nil once
+    /// swapped; else the `errno` of the rename that failed, and whether the target is as it
+    /// was (a failed second rename moves `old` back).
+    static func swapFolder(_ temporary: String, into target: String, old: String) -> (code: Int32, restored: Bool)? {
+        registry.swapFolder(temporary, into: target, old: old)
+    }
+
     /// Slots of the crash table: paths a signal handler can read without allocating.
     static let slots = 64
     static let slotSize = 4096 + 1
@@ -157,6 +168,26 @@ public enum TemporaryFiles {
         func remove(_ path: String) {
             lock.lock()
             defer { lock.unlock() }
+            drop(path)
+        }
+
+        func swapFolder(_ temporary: String, into target: String, old: String) -> (code: Int32, restored: Bool)? {
+            lock.lock()
+            defer { lock.unlock() }
+            // Once closed, the cleanup has taken the temporary away: nothing is swapped.
+            guard !closed else { return (EINTR, true) }
+            guard rename(target, old) == 0 else { return (errno, true) }
+            guard rename(temporary, target) == 0 else {
+                let code = errno
+                return (code, rename(old, target) == 0)
+            }
+            drop(temporary)
+            add(old, isFolder: true)
+            return nil
+        }
+
+        /// Unregisters `path`; the lock is held.
+        private func drop(_ path: String) {
             items.removeAll { $0.path == path }
             let bytes = Array(path.utf8)
             for k in 0..<TemporaryFiles.slots {
