@@ -25,7 +25,12 @@ struct CarouselCommand: ParsableCommand {
     /// 1 for bad input, 64 for usage errors.
     static func main() {
         SignalCleanup.install()
-        let outcome = execute(Array(CommandLine.arguments.dropFirst()))
+        let raw = (1..<Int(CommandLine.argc)).map { k in
+            CommandLine.unsafeArgv[k].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                                                                   count: strlen($0))) } ?? []
+        }
+        let outcome = nonUTF8Refusal(raw).map { Outcome(status: 64, error: $0) }
+            ?? execute(Array(CommandLine.arguments.dropFirst()))
         if outcome.status != 0 { SignalCleanup.settle() }
         if let output = outcome.output { print(output) }
         if let error = outcome.error { writeToStandardError("error: \(error)\n") }
@@ -34,6 +39,29 @@ struct CarouselCommand: ParsableCommand {
         #else
         Darwin.exit(outcome.status)
         #endif
+    }
+
+    /// The refusal of the first argument (as its bytes) that is not UTF-8 text, or nil. Swift
+    /// reads such an argument with U+FFFD in place of its bytes, so a file named that way would
+    /// not be found, and an output named that way would be written under another name (perhaps
+    /// a file that is there). Its bytes outside UTF-8 are shown as `\xNN`.
+    static func nonUTF8Refusal(_ arguments: [[UInt8]]) -> String? {
+        guard let bytes = arguments.first(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        var shown = ""
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
+            if length > 0, i + length <= bytes.count, let text = String(validating: bytes[i..<(i + length)], as: UTF8.self) {
+                shown += text
+                i += length
+            } else {
+                shown += "\\x" + String(lead, radix: 16, uppercase: true)
+                i += 1
+            }
+        }
+        return "\(shown.escapingControlCharacters): not UTF-8 text; carousel reads its arguments as UTF-8 (rename the file)"
     }
 
     /// What a run ends with: exit status, text for stdout (help) and the error line, if any.

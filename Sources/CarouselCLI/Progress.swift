@@ -31,12 +31,14 @@ final class Progress {
         writeToStandardError("\rframe \(done)/\(total), \(elapsed) s\u{1B}[K")
     }
 
-    /// Ends the progress line and prints the summary, unless quiet.
+    /// Ends the progress line and prints the summary, unless quiet, its control characters
+    /// escaped as an error's are (an output named with a newline or an escape sequence stays
+    /// one line and cannot drive the terminal).
     func finish(_ summary: String) {
         guard !quiet else { return }
         if live { writeToStandardError("\r\u{1B}[K") }
         let elapsed = decimal(Date().timeIntervalSince(start), places: 2)
-        writeToStandardError("\(summary) (in \(elapsed) s)\n")
+        writeToStandardError("\(summary.escapingControlCharacters) (in \(elapsed) s)\n")
     }
 
     /// A time as seconds with two decimals.

@@ -12,14 +12,17 @@ struct Render: ParsableCommand {
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.gif, .webp, .apng or .png); - for standard output, with --format.", valueName: "OUT.gif"))
-    var output = "carousel.gif"
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.gif, .webp, .apng or .png); - for standard output, with --format. (default: carousel.gif, or carousel.webp or carousel.apng with that --format)", valueName: "OUT.gif"))
+    var output: String?
 
     func run() throws {
         let start = Date()
-        try OutputKind.animation.check(output)
         let options = try arguments.options()
-        let format = try outputFormat(options.format)
+        // Without -o, the name says what the file holds: carousel.webp or carousel.apng where
+        // the format is given (`--format`, or the config's `format`).
+        let output = output ?? "carousel." + (options.format.map(\.rawValue) ?? "gif")
+        try OutputKind.animation.check(output)
+        let format = try Render.format(options.format, output: output)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
         let carousel = try arguments.carousel(options: options, output: output)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
@@ -33,7 +36,7 @@ struct Render: ParsableCommand {
     }
 
     /// `--format`, or the format the output's extension names (GIF for a name without one).
-    func outputFormat(_ given: OutputFormat?) throws(CLIError) -> OutputFormat {
+    static func format(_ given: OutputFormat?, output: String) throws(CLIError) -> OutputFormat {
         if let given { return given }
         if output == "-" { throw .usage("-o -: give --format gif, webp or apng for standard output") }
         guard let format = OutputFormat(path: output) else {

@@ -1,4 +1,5 @@
 import Carousel
+import CarouselTestSupport
 import Foundation
 import Testing
 
@@ -50,6 +51,13 @@ struct HardeningTests {
         Case(arguments: ["frames", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
         Case(arguments: ["frame", "imgs", "--at", "0", "-o", ""], status: 64, says: "-o: the path is empty"),
         Case(arguments: ["strip", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
+        // The dots' footer takes a GIF past 65535 rows: the size's usage error, before encoding.
+        Case(arguments: ["render", "imgs", "--size", "8x65535", "--dots", "footer", "-o", "tall.gif"], status: 64,
+             says: "--size: a GIF is at most 65535 pixels each way; the output would be 8x65567 with the dots' 32-pixel footer"),
+        // A path through a file: not "no such file" alone.
+        Case(arguments: ["render", "afile/x.png"], status: 1, says: "afile/x.png: no such file or folder (a part of the path is a file)"),
+        // The longer of hold and duration is blamed for autoplay past the hour.
+        Case(arguments: ["render", "imgs", "--duration", "3600"], status: 64, says: "--duration: is 3600.0 s a move, so the default autoplay"),
     ]
 
     static func workspace() throws -> Workspace {
@@ -78,6 +86,86 @@ struct HardeningTests {
         #expect(!result.stderr.contains("\u{1B}"))
         #expect(w.data("keep.gif") == before, "an existing output is untouched")
         #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+    }
+
+    /// Names outside UTF-8, on the command line or in a folder, are refused naming them: Swift
+    /// would read them with U+FFFD in place of their bytes, and so find nothing or write
+    /// another file. Run through bash, which passes the bytes as they are.
+    @Test func namesThatAreNotUTF8AreRefused() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary).path
+        try Data("a file of that name".utf8).write(to: w.url.appendingPathComponent("\u{FFFD}.gif"))
+        let script = """
+            cp imgs/1.png $'\\xff.png'; mkdir u8; cp imgs/1.png u8/$'\\xff.png'
+            '\(binary)' render $'\\xff.png' -o out.gif 2>in.txt; echo $? > in.status
+            '\(binary)' render imgs -o $'\\xfe.gif' 2>out.txt; echo $? > out.status
+            '\(binary)' render u8 -o out.gif 2>folder.txt; echo $? > folder.status
+            """
+        #expect(try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url).status == 0)
+        func said(_ name: String) -> (String, String) {
+            (String(decoding: w.data(name + ".status") ?? Data(), as: UTF8.self),
+             String(decoding: w.data(name + ".txt") ?? Data(), as: UTF8.self))
+        }
+        #expect(said("in") == ("64\n", "error: \\xFF.png: not UTF-8 text; carousel reads its arguments as UTF-8 (rename the file)\n"))
+        #expect(said("out") == ("64\n", "error: \\xFE.gif: not UTF-8 text; carousel reads its arguments as UTF-8 (rename the file)\n"))
+        #expect(said("folder") == ("1\n", "error: u8/\u{FFFD}.png: the file's name is not UTF-8 text; rename it\n"))
+        #expect(w.data("\u{FFFD}.gif") == Data("a file of that name".utf8), "the file U+FFFD names is not written")
+        #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
+    }
+
+    /// A loop of symbolic links as the output is refused, and the link kept (spec 5c keeps links).
+    @Test func symlinkLoopIsKept() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        try FileManager.default.createSymbolicLink(atPath: w.path("loopy.gif"), withDestinationPath: "loopy.gif")
+        let result = try CLI.run(["render", "imgs", "-o", "loopy.gif", "--quiet"], in: w.url)
+        #expect(result.status == 1 && result.stderr == "error: loopy.gif: too many levels of symbolic links; the link is left as it is\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("loopy.gif")) == "loopy.gif")
+        let frames = try CLI.run(["frames", "imgs", "-o", "loopy.gif", "--quiet"], in: w.url)
+        #expect(frames.status == 1 && frames.stderr.contains("too many levels of symbolic links"))
+        #expect(w.leftovers.isEmpty)
+    }
+
+    /// Names up to the 255 bytes a name may have are written: the temporary beside the output
+    /// is cut short to fit.
+    @Test func longestNamesAreWritten() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let file = String(repeating: "x", count: 251) + ".gif", folder = String(repeating: "é", count: 127)
+        #expect(try CLI.run(["render", "imgs", "-o", file, "--quiet"], in: w.url).status == 0)
+        #expect(try DecodedGIF([UInt8](try #require(w.data(file)))).frames.count > 1)
+        #expect(try CLI.run(["frames", "imgs", "-o", folder, "--quiet"], in: w.url).status == 0)
+        #expect(try CLI.run(["frames", "imgs", "-o", folder, "--quiet"], in: w.url).status == 0, "replacing it too")
+        #expect(w.exists(folder + "/frames.json") && w.leftovers.isEmpty)
+    }
+
+    /// The summary line escapes control characters in the output's name, as errors do.
+    @Test func summaryIsOneLine() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "-o", "n\nl\u{1B}[31m.gif"], in: w.url)
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("n\\nl\\u{1B}[31m.gif: 173 frames, ") && result.stderr.filter { $0 == "\n" }.count == 1,
+                "\(result.stderr.escapingControlCharacters)")
+    }
+
+    /// Without -o, the name follows --format; a folder whose name ends in .png is passed over
+    /// in a folder of images; `frames -o .` from a folder since deleted says so, leaving nothing.
+    @Test func defaultNamesFoldersAndTheCurrentFolder() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        #expect(try CLI.run(["render", "imgs", "--format", "webp", "--quiet"], in: w.url).status == 0)
+        #expect(try CLI.run(["render", "imgs", "--format", "apng", "--quiet"], in: w.url).status == 0)
+        #expect(w.exists("carousel.webp") && w.exists("carousel.apng") && !w.exists("carousel.gif"))
+        try FileManager.default.createDirectory(atPath: w.path("imgs/sub.png"), withIntermediateDirectories: false)
+        #expect(try CLI.run(["render", "imgs", "-o", "folder.gif", "--quiet"], in: w.url).status == 0)
+        let binary = try #require(CLI.binary).path
+        let script = "mkdir gone && cd gone && rmdir ../gone && '\(binary)' frames --size 16x9 -o . 2>../gone.txt; echo $? > ../gone.status"
+        #expect(try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url).status == 0)
+        #expect(w.data("gone.status") == Data("1\n".utf8))
+        #expect(w.data("gone.txt") == Data("error: .: the current folder no longer exists\n".utf8))
+        #expect(w.leftovers.isEmpty)
     }
 
     /// A FIFO is written through, streaming: its reader gets the whole GIF; the node stays a FIFO.

@@ -62,6 +62,11 @@ extension Carousel {
         }
         switch format {
         case .gif:
+            // The viewport is at most 65535 each way; the dots' footer can take it past.
+            guard width <= GIFWriter.maximumDimension, height <= GIFWriter.maximumDimension else {
+                let footer = options.dots.extraHeight > 0 ? " with the dots' \(options.dots.extraHeight)-pixel footer" : ""
+                throw .invalidOption(key: .size, reason: "a GIF is at most \(GIFWriter.maximumDimension) pixels each way; the output would be \(width)x\(height)\(footer)")
+            }
             return gifEncoder
         case .webp:
             guard width <= WebPEncoder.maximumDimension, height <= WebPEncoder.maximumDimension else {

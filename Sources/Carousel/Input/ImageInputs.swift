@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns the command line's IMAGES (files and folders) into decoded images.
 public enum ImageInputs {
@@ -13,7 +18,7 @@ public enum ImageInputs {
         let fm = FileManager.default
         for path in paths {
             guard let isFolder = Paths.isFolder(path) else {
-                throw .input(path, "no such file or folder")
+                throw .input(path, Paths.missingReason(errno))
             }
             guard isFolder else {
                 urls.append(URL(fileURLWithPath: path))
@@ -25,8 +30,18 @@ public enum ImageInputs {
             } catch {
                 throw .input(path, "cannot list folder: \(FileErrors.reason(error, path: path))")
             }
-            let pngs = names.filter { $0.lowercased().hasSuffix(".png") && !$0.hasPrefix(".") }
-                .sorted { naturalOrder($0, $1) }
+            // Files only: a folder whose name ends in .png is passed over. A name that is not
+            // UTF-8 is listed with U+FFFD in place of its bytes, under which nothing is found.
+            var pngs: [String] = []
+            for name in names where name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") {
+                switch Paths.isFolder(Paths.join(path, name)) {
+                case true?: continue
+                case nil where name.unicodeScalars.contains("\u{FFFD}"):
+                    throw .input(Paths.join(path, name), "the file's name is not UTF-8 text; rename it")
+                default: pngs.append(name)
+                }
+            }
+            pngs.sort { naturalOrder($0, $1) }
             guard !pngs.isEmpty else { throw .emptyFolder(path) }
             let folder = URL(fileURLWithPath: path, isDirectory: true)
             urls += pngs.map { folder.appendingPathComponent($0) }

@@ -86,11 +86,13 @@ struct TimelineBuilder {
             let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
             guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
                 // A written step is the step's error; the default script, which nobody wrote,
-                // is too long because of the hold (with the duration): that option's error.
+                // is too long because of the hold or the duration, the longer of the two: that
+                // option's error.
                 let page = MediaTime(microseconds: cycle)
                 let pages = "\(cycles) x \(count) pages at \(page) a page (hold and duration)"
                 guard written else {
-                    throw .invalidOption(key: .hold, reason: "is \(hold) a page, so the default autoplay, \(pages), would last longer than the limit of one hour")
+                    let (key, value, each) = moveDuration > hold ? (OptionKey.duration, moveDuration, "a move") : (.hold, hold, "a page")
+                    throw .invalidOption(key: key, reason: "is \(value) \(each), so the default autoplay, \(pages), would last longer than the limit of one hour")
                 }
                 throw fail("\(pages) would last longer than the limit of one hour")
             }

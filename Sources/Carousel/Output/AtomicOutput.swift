@@ -32,7 +32,7 @@ public enum AtomicOutput {
             try body(FileDescriptorSink(fd: STDOUT_FILENO, name: "<stdout>"))
             return
         }
-        let target = resolve(path)
+        let target = try resolveLinks(path)
         var info = stat()
         let exists = stat(target, &info) == 0
         if path.hasSuffix("/") && !exists {
@@ -103,6 +103,17 @@ public enum AtomicOutput {
         return current
     }
 
+    /// ``resolve(_:)``, refusing a loop of links (or one whose target cannot be read): the
+    /// link at `path` would otherwise be replaced by the output, where the spec keeps links.
+    static func resolveLinks(_ path: String) throws(CarouselError) -> String {
+        let target = resolve(path)
+        var info = stat()
+        if !isDescriptorPath(target), lstat(target, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw .output(path, "too many levels of symbolic links; the link is left as it is")
+        }
+        return target
+    }
+
     /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/*/fd/N` name open descriptors:
     /// written through, never replaced, whatever they lead to.
     static func isDescriptorPath(_ path: String) -> Bool {
@@ -124,7 +135,8 @@ public enum AtomicOutput {
         guard close(fd) == 0 else { throw .output(name, reason(errno)) }
     }
 
-    /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask.
+    /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask
+    /// (NAME cut short where the whole would pass the 255 bytes a name may have).
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
         let (folder, base) = Paths.split(target)
         let directory = folder.isEmpty ? "." : folder
@@ -132,7 +144,7 @@ public enum AtomicOutput {
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: false) { () -> String? in
             for _ in 0..<100 {
-                let candidate = directory + "/." + base + "." + randomSuffix()
+                let candidate = directory + "/." + Paths.prefix(base, bytes: Paths.nameLimit - 8) + "." + randomSuffix()
                 fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
                 if fd >= 0 { return candidate }
                 if errno != EEXIST {
@@ -176,7 +188,18 @@ public enum AtomicOutput {
     public static func writeFolder(at path: String, isReplaceable: (String) -> Bool,
                                    _ body: (URL) throws(CarouselError) -> Void) throws(CarouselError) {
         let fm = FileManager.default
-        let target = URL(fileURLWithPath: resolve(path), isDirectory: true).standardizedFileURL
+        // Absolute, "." and ".." resolved: `-o .` renames the current folder by its name, not
+        // ".", which cannot be renamed (EBUSY).
+        let resolved = try resolveLinks(path)
+        var absolute = resolved
+        if !resolved.hasPrefix("/") {
+            guard let cwd = getcwd(nil, 0) else {
+                throw .output(path, errno == ENOENT ? "the current folder no longer exists" : FileErrors.posixReason(errno))
+            }
+            absolute = Paths.join(String(cString: cwd), resolved)
+            free(cwd)
+        }
+        let target = URL(fileURLWithPath: absolute, isDirectory: true).standardizedFileURL
         let existing = Paths.isFolder(target.path)
         if let isFolder = existing {
             guard isFolder else { throw .output(path, "exists and is not a folder") }
@@ -195,7 +218,8 @@ public enum AtomicOutput {
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: true) { () -> String? in
             for _ in 0..<100 {
-                let candidate = parent + "/." + target.lastPathComponent + "." + randomSuffix()
+                // Room for ".old" after it too (the previous folder set aside).
+                let candidate = parent + "/." + Paths.prefix(target.lastPathComponent, bytes: Paths.nameLimit - 12) + "." + randomSuffix()
                 if mkdir(candidate, 0o777) == 0 { return candidate }
                 if errno != EEXIST {
                     failure = errno
@@ -217,13 +241,13 @@ public enum AtomicOutput {
         do throws(CarouselError) {
             try body(temporary)
         } catch {
-            try? fm.removeItem(at: temporary)
+            try? fm.removeItem(atPath: temporaryPath)
             throw error
         }
         guard existing != nil else {
             guard rename(temporary.path, target.path) == 0 else {
                 let reason = FileErrors.posixReason(errno)
-                try? fm.removeItem(at: temporary)
+                try? fm.removeItem(atPath: temporaryPath)
                 throw .output(path, reason)
             }
             return
@@ -234,7 +258,7 @@ public enum AtomicOutput {
         let old = temporary.path + ".old"
         if let (code, restored) = TemporaryFiles.swapFolder(temporary.path, into: target.path, old: old) {
             let reason = FileErrors.posixReason(code)
-            try? fm.removeItem(at: temporary)
+            try? fm.removeItem(atPath: temporaryPath)
             throw .output(path, restored ? reason : "\(reason); the previous folder is at \(old)")
         }
         defer { TemporaryFiles.unregister(old) }

@@ -14,6 +14,36 @@ enum Paths {
         return info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// The most bytes a file name may have (`NAME_MAX` on Linux and macOS).
+    static let nameLimit = 255
+
+    /// `name`'s first characters within `bytes` bytes of UTF-8 (all of it when it fits): the
+    /// start of a temporary name that must stay within ``nameLimit``.
+    static func prefix(_ name: String, bytes: Int) -> String {
+        var used = 0
+        var kept = ""
+        for character in name {
+            used += character.utf8.count
+            guard used <= bytes else { break }
+            kept.append(character)
+        }
+        return kept
+    }
+
+    /// Why `stat` found nothing at a path, from its `errno`: "no such file or folder", or
+    /// what stopped it from looking (a folder on the way that may not be searched, a loop of
+    /// links), so a file that is there is never said to be missing.
+    static func missingReason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or folder"
+        case ENOTDIR: return "no such file or folder (a part of the path is a file)"
+        case EACCES: return "permission denied (a folder on the way may not be searched)"
+        case ELOOP: return "too many levels of symbolic links"
+        case ENAMETOOLONG: return "the name is too long"
+        default: return FileErrors.posixReason(code)
+        }
+    }
+
     /// Whether `a` and `b` name the same existing regular file, links followed (the same
     /// device and inode: a symbolic or hard link to a file counts as that file).
     static func isSameFile(_ a: String, _ b: String) -> Bool {

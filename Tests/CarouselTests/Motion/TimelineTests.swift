@@ -101,6 +101,13 @@ struct TimelineTests {
                                                     + "3600.3 s a page (hold and duration), would last longer than the limit of one hour")) {
             try Carousel(images: images, options: options)
         }
+        // The longer of the two is at fault.
+        options.hold = 2
+        options.duration = 3600
+        #expect(throws: CarouselError.invalidOption(key: .duration, reason: "is 3600.0 s a move, so the default autoplay, 1 x 2 pages at "
+                                                    + "3602.0 s a page (hold and duration), would last longer than the limit of one hour")) {
+            try Carousel(images: images, options: options)
+        }
         options.script = .autoplay
         #expect(throws: CarouselError.self) { try Carousel(images: images, options: options) }
         do {

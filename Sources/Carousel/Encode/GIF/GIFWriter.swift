@@ -16,10 +16,13 @@ public struct GIFWriter: ~Copyable {
     /// The most entries a GIF colour table holds.
     public static let maximumColors = 256
 
+    /// The widest and tallest GIF: its logical screen's sizes are 16-bit.
+    public static let maximumDimension = 65535
+
     /// Starts a GIF89a of `width x height` on `sink`, with a NETSCAPE2.0 block for `loop`.
     public init(sink: any ByteSink, name: String, width: Int, height: Int, loop: LoopMode) throws(CarouselError) {
-        guard (1...65535).contains(width), (1...65535).contains(height) else {
-            throw .output(name, "GIF dimensions must be 1...65535, got \(width)x\(height)")
+        guard (1...GIFWriter.maximumDimension).contains(width), (1...GIFWriter.maximumDimension).contains(height) else {
+            throw .output(name, "GIF dimensions must be 1...\(GIFWriter.maximumDimension), got \(width)x\(height)")
         }
         let box = Unmanaged.passRetained(SinkBox(sink: sink, name: name))
         var error: Int32 = 0
