@@ -44,9 +44,14 @@ public struct ImageComparison: Sendable {
 
     /// One line saying what differs.
     public func summary(_ tolerance: FrameTolerance) -> String {
-        if let mismatch { return "Carousel frame does not match its reference: \(mismatch)." }
+        summary(tolerance, of: "Carousel frame")
+    }
+
+    /// ``summary(_:)`` of `subject` ("Carousel frame", or an animation's frame).
+    func summary(_ tolerance: FrameTolerance, of subject: String) -> String {
+        if let mismatch { return "\(subject) does not match its reference: \(mismatch)." }
         let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
-        return "Carousel frame differs from its reference: \(differingPixels) of \(totalPixels) pixels "
+        return "\(subject) differs from its reference: \(differingPixels) of \(totalPixels) pixels "
             + "(\(String(format: "%.2f", share))%) differ by more than \(tolerance.channel) levels "
             + "(allowed: \(String(format: "%.2f", 100 * tolerance.pixels))%); "
             + "the largest difference is \(largest.difference) levels at (\(largest.x), \(largest.y))."

@@ -48,6 +48,7 @@ extension Diffing where Value == AnimationSnapshot {
             toData: { $0.data },
             fromData: { AnimationSnapshot(apng: $0) },
             diffV2: { reference, actual in
+                if let problem = tolerance.problem { return (problem, []) }
                 guard !reference.frames.isEmpty else {
                     return ("Carousel animation does not match its reference: the reference could not be read as an APNG.", [])
                 }
@@ -65,17 +66,12 @@ extension Diffing where Value == AnimationSnapshot {
                     }
                     let comparison = ImageComparison(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
                     guard !comparison.matches(tolerance) else { continue }
-                    var message = "Carousel animation differs from its reference at frame \(k) "
-                        + "(at \(String(format: "%.3f", actual.start(of: k))) s): " + comparison.summary(tolerance)
                     let difference = ImageComparison.differenceImage(reference: reference.frames[k], actual: actual.frames[k],
                                                                      tolerance: tolerance)
-                    let files = [("reference.png", reference.frames[k]), ("actual.png", actual.frames[k]), ("difference.png", difference)]
-                    if let folder = try? writeArtifacts(files) {
-                        message += "\nReference:  \(folder.appendingPathComponent("reference.png").path)"
-                        message += "\nActual:     \(folder.appendingPathComponent("actual.png").path)"
-                        message += "\nDifference: \(folder.appendingPathComponent("difference.png").path)"
-                    }
-                    return (message, [])
+                    let (paths, attachments) = artifacts([("reference.png", reference.frames[k]), ("actual.png", actual.frames[k]),
+                                                          ("difference.png", difference)])
+                    let subject = "Carousel animation, frame \(k) (at \(String(format: "%.3f", actual.start(of: k))) s),"
+                    return (comparison.summary(tolerance, of: subject) + paths, attachments)
                 }
                 return nil
             }

@@ -65,52 +65,70 @@ extension Diffing where Value == RGBAImage {
             toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
             fromData: { data in (try? PNGCodec.decode(data)) ?? RGBAImage(width: 0, height: 0) },
             diffV2: { reference, actual in
+                if let problem = tolerance.problem { return (problem, []) }
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
                 guard !comparison.matches(tolerance) else { return nil }
-                var message = comparison.summary(tolerance)
                 let difference = ImageComparison.differenceImage(reference: reference, actual: actual, tolerance: tolerance)
-                let files = [("reference.png", reference), ("actual.png", actual), ("difference.png", difference)]
-                var attachments: [DiffAttachment] = []
-                if let folder = try? writeArtifacts(files) {
-                    message += "\nReference:  \(folder.appendingPathComponent("reference.png").path)"
-                    message += "\nActual:     \(folder.appendingPathComponent("actual.png").path)"
-                    message += "\nDifference: \(folder.appendingPathComponent("difference.png").path)"
-                }
-                for (name, image) in files {
-                    if let data = try? PNGCodec.encode(image) { attachments.append(.data(data, name: name)) }
-                }
-                return (message, attachments)
+                let (paths, attachments) = artifacts([("reference.png", reference), ("actual.png", actual), ("difference.png", difference)])
+                return (comparison.summary(tolerance) + paths, attachments)
             }
         )
     }
 }
 
+/// Writes the images of a failed comparison (``writeArtifacts(_:)``) and makes them the
+/// failure's attachments: the lines of the message that give their paths, and the
+/// attachments. An image without pixels (a reference that could not be read) is neither
+/// written nor named.
+func artifacts(_ files: [(name: String, image: RGBAImage)]) -> (paths: String, attachments: [DiffAttachment]) {
+    var paths = ""
+    if let folder = try? writeArtifacts(files) {
+        for (name, image) in files where image.width > 0 {
+            let label = name.dropLast(4).capitalized + ":"
+            paths += "\n" + label.padding(toLength: 12, withPad: " ", startingAt: 0) + folder.appendingPathComponent(name).path
+        }
+    }
+    let attachments = files.compactMap { file in
+        (try? PNGCodec.encode(file.image)).map { DiffAttachment.data($0, name: file.name) }
+    }
+    return (paths, attachments)
+}
+
 /// Writes the images to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
 /// (or the temporary folder): named after the running test (Swift Testing), `n` counting its
-/// failed comparisons, so a rerun overwrites the same files instead of adding folders.
-func writeArtifacts(_ files: [(String, RGBAImage)]) throws -> URL {
+/// failed comparisons, so a rerun overwrites the same files instead of adding folders. A file
+/// an earlier run left for an image that has no pixels now is removed.
+func writeArtifacts(_ files: [(name: String, image: RGBAImage)]) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
     let (file, test) = currentTest()
     let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
         .appendingPathComponent("\(test).\(ArtifactCounter.shared.next(file + "/" + test))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for (name, image) in files where image.width > 0 {
-        try PNGCodec.encode(image).write(to: folder.appendingPathComponent(name))
+    for (name, image) in files {
+        let url = folder.appendingPathComponent(name)
+        if image.width > 0 { try PNGCodec.encode(image).write(to: url) } else { try? FileManager.default.removeItem(at: url) }
     }
     return folder
 }
 
-/// The running test's file (without `.swift`) and name (without `()`), as swift-snapshot-testing names its files.
+/// The running test's file (without `.swift`) and name, as swift-snapshot-testing names its
+/// files: each run of characters other than letters, digits and `_` made one `-`, none at
+/// either end (`frames()` is `frames`, `frames(_:)` is `frames-_`).
 private func currentTest() -> (file: String, test: String) {
     #if canImport(Testing)
     if let test = Test.current {
         let file = (test.sourceLocation.fileName as NSString).deletingPathExtension
-        let name = test.name.hasSuffix("()") ? String(test.name.dropLast(2)) : test.name
-        return (file, name.replacingOccurrences(of: "/", with: "_"))
+        return (file, sanitizedName(test.name))
     }
     #endif
     return ("XCTest", "snapshot")
+}
+
+/// `name` as swift-snapshot-testing's `sanitizePathComponent` makes it.
+func sanitizedName(_ name: String) -> String {
+    name.replacingOccurrences(of: "\\W+", with: "-", options: .regularExpression)
+        .replacingOccurrences(of: "^-|-$", with: "", options: .regularExpression)
 }
 
 /// How many comparisons have failed in each test so far.

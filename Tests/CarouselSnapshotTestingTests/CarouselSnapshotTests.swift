@@ -1,5 +1,5 @@
 import Carousel
-import CarouselSnapshotTesting
+@testable import CarouselSnapshotTesting
 import Foundation
 import SnapshotTesting
 import Testing
@@ -48,8 +48,9 @@ struct CarouselSnapshotTests {
         #expect(reference.frames.count > 3 && diffing.diffV2(reference, reference) == nil)
         let recoloured = snapshot(try Self.carousel(current: RGBA(r: 255, g: 0, b: 0)))
         let message = try #require(diffing.diffV2(reference, recoloured)?.0)
-        #expect(message.hasPrefix("Carousel animation differs from its reference at frame 0 (at 0.000 s): "))
+        #expect(message.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference: "))
         #expect(message.contains("Difference: ") && message.contains("carousel-snapshots/"))
+        #expect(diffing.diffV2(reference, recoloured)?.1.count == 3, "the frame's three images attached")
         var slower = CarouselOptions()
         slower.hold = 0.6
         slower.duration = 0.4
@@ -89,20 +90,59 @@ struct CarouselSnapshotTests {
         #expect(!within.matches(FrameTolerance(pixels: 0, channel: 3)))
     }
 
-    /// A share of pixels outside 0...1 (`pixels: 10`, meant as ten pixels) stops the test
-    /// rather than letting every pixel differ; the ends of the range are taken.
-    @Test func toleranceOutsideAShareStops() async {
+    /// A share of pixels outside 0...1 (`pixels: 10`, meant as ten pixels) fails every
+    /// comparison under it, saying why, rather than letting every pixel differ or ending the
+    /// test run; the ends of the range are taken.
+    @Test func toleranceOutsideAShareFailsEveryComparison() throws {
         #expect(FrameTolerance(pixels: 1, channel: 300).channel == 255 && FrameTolerance(pixels: 0).pixels == 0)
-        await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: 10) }
-        await #expect(processExitsWith: .failure) { _ = FrameTolerance(pixels: .nan) }
-        await #expect(processExitsWith: .failure) {
-            var tolerance = FrameTolerance.exact
-            tolerance.pixels = 10
+        let image = try Self.carousel().frame(at: 0)
+        var set = FrameTolerance.exact
+        set.pixels = 10
+        for tolerance in [FrameTolerance(pixels: 10), FrameTolerance(pixels: .nan), FrameTolerance(pixels: -0.5), set] {
+            let message = try #require(Diffing<RGBAImage>.rgbaImage(tolerance: tolerance).diffV2(image, image)?.0)
+            #expect(message.hasPrefix("FrameTolerance: pixels is the share of pixels that may differ, 0...1 (0.001 is one in a thousand), got "))
+            let animation = AnimationSnapshot(apng: try Self.carousel().data(format: .apng))
+            #expect(Diffing<AnimationSnapshot>.animation(tolerance: tolerance).diffV2(animation, animation)?.0 == message)
+        }
+        for tolerance in [FrameTolerance(pixels: 0), FrameTolerance(pixels: 1)] {
+            #expect(Diffing<RGBAImage>.rgbaImage(tolerance: tolerance).diffV2(image, image) == nil)
         }
         var tolerance = FrameTolerance.exact
         tolerance.channel = 300
         tolerance.pixels = 0.5
         #expect(tolerance.channel == 255 && tolerance.pixels == 0.5)
+    }
+
+    /// A reference that cannot be read is not named among the failure's images, and a
+    /// reference.png an earlier failure left in the same folder is removed.
+    @Test func unreadableReferenceIsNotNamed() throws {
+        let actual = try Self.carousel().frame(at: 0)
+        let diffing = Diffing<RGBAImage>.rgbaImage()
+        let first = try #require(diffing.diffV2(RGBAImage(width: 2, height: 2), actual)?.0)
+        let path = try #require(first.split(separator: "\n").first { $0.hasPrefix("Actual:") })
+            .dropFirst("Actual:".count).trimmingCharacters(in: .whitespaces)
+        // The folder the next failure of this test writes to (`….1` now, `….2` next), as a
+        // rerun finds it: with a reference.png from before.
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let next = folder.deletingLastPathComponent()
+            .appendingPathComponent(folder.lastPathComponent.replacingOccurrences(of: ".1", with: ".2"))
+        try FileManager.default.createDirectory(at: next, withIntermediateDirectories: true)
+        try PNGCodec.encode(RGBAImage(width: 1, height: 1)).write(to: next.appendingPathComponent("reference.png"))
+        let (message, attachments) = try #require(diffing.diffV2(RGBAImage(width: 0, height: 0), actual))
+        #expect(!message.contains("Reference:") && message.contains("Actual:") && message.contains("Difference:"))
+        let second = try #require(message.split(separator: "\n").first { $0.hasPrefix("Actual:") })
+            .dropFirst("Actual:".count).trimmingCharacters(in: .whitespaces)
+        let reference = URL(fileURLWithPath: second).deletingLastPathComponent().appendingPathComponent("reference.png")
+        #expect(!FileManager.default.fileExists(atPath: reference.path))
+        #expect(attachments.count == 2, "the actual frame and the difference")
+    }
+
+    /// Artifact folders are named as swift-snapshot-testing names the test's references.
+    @Test func artifactFoldersAreNamedAsReferencesAre() {
+        #expect(sanitizedName("frames()") == "frames")
+        #expect(sanitizedName("paramFrames(_:)") == "paramFrames-_")
+        #expect(sanitizedName("at(time:tolerance:)") == "at-time-tolerance")
+        #expect(sanitizedName("A test with spaces") == "A-test-with-spaces")
     }
 
     /// A failing comparison says what differs and writes reference, actual and difference images.

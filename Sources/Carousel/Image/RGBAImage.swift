@@ -34,7 +34,10 @@ public struct RGBAImage: Equatable, Sendable {
     }
 
     /// Creates an image filled with one colour.
+    ///
+    /// - Precondition: `width >= 0 && height >= 0`.
     public init(width: Int, height: Int, fill: RGBA = .clear) {
+        precondition(width >= 0 && height >= 0, "RGBAImage: an image is at least 0x0, got \(width)x\(height)")
         self.width = width
         self.height = height
         guard fill != .clear else {
@@ -55,12 +58,17 @@ public struct RGBAImage: Equatable, Sendable {
     }
 
     /// The colour at column `x`, row `y`.
+    ///
+    /// - Precondition: `0 <= x < width` and `0 <= y < height` (a column past the row's end
+    ///   would otherwise read the next row).
     public subscript(x: Int, y: Int) -> RGBA {
         get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "RGBAImage: (\(x), \(y)) lies outside \(width)x\(height)")
             let i = (y * width + x) * 4
             return RGBA(r: pixels[i], g: pixels[i + 1], b: pixels[i + 2], a: pixels[i + 3])
         }
         set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "RGBAImage: (\(x), \(y)) lies outside \(width)x\(height)")
             let i = (y * width + x) * 4
             pixels[i] = newValue.r
             pixels[i + 1] = newValue.g

@@ -84,6 +84,11 @@ public struct Carousel: Sendable {
     /// Output height: the viewport, plus the footer band when dots are in the footer.
     public var height: Int { geometry.height + options.dots.extraHeight }
     /// Number of frames, `round(T * fps)`.
+    ///
+    /// The methods that take a frame `index` (``frame(index:)``, ``info(index:)``,
+    /// ``page(index:)``, ``touch(index:)``, ``touches(index:)``, ``pictureKey(index:)``)
+    /// take `0..<frameCount` and trap outside it, as an array's subscript does;
+    /// ``frame(at:)`` and ``frameIndex(at:)`` throw for a time outside the timeline.
     public var frameCount: Int { states.count }
 
     /// What `frames.json` says of frame `index`.

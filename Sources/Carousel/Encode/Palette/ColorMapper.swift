@@ -85,6 +85,7 @@ public final class ColorMapper {
     /// A mapper over `palette` (1...256 entries) by distance with `weights` in RGB, or in
     /// Oklab (where `weights` do not count); an empty palette maps everything to black at index 0.
     public init(palette: [RGBA], weights: ChannelWeights = .rgb, space: ColorSpace = .rgb) {
+        precondition(palette.count <= 256, "ColorMapper: a palette has at most 256 entries (a GIF's colour table), got \(palette.count)")
         let palette = palette.isEmpty ? [RGBA.black] : palette
         self.palette = palette
         self.weights = weights

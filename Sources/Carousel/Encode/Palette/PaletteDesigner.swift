@@ -90,7 +90,7 @@ public struct PaletteDesigner: Sendable {
     /// its exact colours.
     static let concentratedShare = 85.0
 
-    /// A designer for at most `maxColors` entries (2...256).
+    /// A designer for at most `maxColors` entries, clamped to 1...256.
     public init(maxColors: Int, refinements: Int = PaletteDesigner.defaultRefinements, weights: ChannelWeights = .rgb,
                 space: ColorSpace = .rgb) {
         self.maxColors = min(256, max(1, maxColors))
