@@ -137,10 +137,13 @@ public struct Script: Equatable, Sendable {
                 }
             }
         }
-        guard !entries.isEmpty else {
-            throw .script(source: source, step: 0, line: 0, text: "", reason: "the script has no steps; expected e.g. \"hold 2; next\"")
-        }
+        guard !entries.isEmpty else { throw Script.noSteps(source) }
         self.entries = entries
+    }
+
+    /// The error of a script without steps, parsed or made in Swift (`Script(steps: [])`).
+    static func noSteps(_ source: String) -> CarouselError {
+        .script(source: source, step: 0, line: 0, text: "", reason: "the script has no steps; expected e.g. \"hold 2; next\"")
     }
 
     init(entries: [Entry], source: String) {

@@ -72,6 +72,7 @@ public struct Timeline: Equatable, Sendable {
             if let reason = time.durationRefusal { throw .invalidOption(key: key, reason: reason) }
         }
         if let reason = easing.refusal { throw .invalidOption(key: .easing, reason: reason) }
+        guard !script.entries.isEmpty else { throw Script.noSteps(script.source) }
         var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
                                       easing: easing, source: script.source, written: written)
         for (k, item) in script.entries.enumerated() {

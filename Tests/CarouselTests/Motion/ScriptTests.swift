@@ -72,6 +72,15 @@ struct ScriptTests {
         }
     }
 
+    /// A script made in Swift without steps is the same error as one parsed without any.
+    @Test func noStepsMadeInSwift() {
+        #expect(throws: CarouselError.script(source: "script", step: 0, line: 0, text: "",
+                                             reason: "the script has no steps; expected e.g. \"hold 2; next\"")) {
+            try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)],
+                         options: { var o = CarouselOptions(); o.script = Script(steps: []); return o }())
+        }
+    }
+
     @Test func fileErrorsGiveLine() {
         #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
                                              reason: "unknown step \"wait\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
