@@ -61,7 +61,7 @@ struct CarouselCommand: ParsableCommand {
                 i += 1
             }
         }
-        return "\(shown.escapingControlCharacters): not UTF-8 text; carousel reads its arguments as UTF-8 (rename the file)"
+        return "\(shown.escapingControlCharacters): not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)"
     }
 
     /// What a run ends with: exit status, text for stdout (help) and the error line, if any.

@@ -37,9 +37,10 @@ public struct ImageComparison: Sendable {
         mismatch = nil
     }
 
-    /// Whether the frame matches under `tolerance`.
+    /// Whether the frame matches under `tolerance`; never under a tolerance whose `pixels`
+    /// lies outside 0...1 (``summary(_:)`` then says so).
     public func matches(_ tolerance: FrameTolerance) -> Bool {
-        mismatch == nil && Double(differingPixels) <= tolerance.pixels * Double(totalPixels)
+        tolerance.problem == nil && mismatch == nil && Double(differingPixels) <= tolerance.pixels * Double(totalPixels)
     }
 
     /// One line saying what differs.
@@ -49,6 +50,7 @@ public struct ImageComparison: Sendable {
 
     /// ``summary(_:)`` of `subject` ("Carousel frame", or an animation's frame).
     func summary(_ tolerance: FrameTolerance, of subject: String) -> String {
+        if let problem = tolerance.problem { return problem }
         if let mismatch { return "\(subject) does not match its reference: \(mismatch)." }
         let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
         return "\(subject) differs from its reference: \(differingPixels) of \(totalPixels) pixels "

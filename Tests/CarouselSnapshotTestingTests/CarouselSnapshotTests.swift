@@ -101,6 +101,8 @@ struct CarouselSnapshotTests {
         for tolerance in [FrameTolerance(pixels: 10), FrameTolerance(pixels: .nan), FrameTolerance(pixels: -0.5), set] {
             let message = try #require(Diffing<RGBAImage>.rgbaImage(tolerance: tolerance).diffV2(image, image)?.0)
             #expect(message.hasPrefix("FrameTolerance: pixels is the share of pixels that may differ, 0...1 (0.001 is one in a thousand), got "))
+            let comparison = ImageComparison(reference: image, actual: image, tolerance: tolerance)
+            #expect(!comparison.matches(tolerance) && comparison.summary(tolerance) == message)
             let animation = AnimationSnapshot(apng: try Self.carousel().data(format: .apng))
             #expect(Diffing<AnimationSnapshot>.animation(tolerance: tolerance).diffV2(animation, animation)?.0 == message)
         }

@@ -62,10 +62,11 @@ extension Carousel {
         }
         switch format {
         case .gif:
-            // The viewport is at most 65535 each way; the dots' footer can take it past.
+            // The viewport is at most 65535 each way: only the dots' footer can take the output
+            // past it, so the footer is named, whether the size was given or came from an image.
             guard width <= GIFWriter.maximumDimension, height <= GIFWriter.maximumDimension else {
-                let footer = options.dots.extraHeight > 0 ? " with the dots' \(options.dots.extraHeight)-pixel footer" : ""
-                throw .invalidOption(key: .size, reason: "a GIF is at most \(GIFWriter.maximumDimension) pixels each way; the output would be \(width)x\(height)\(footer)")
+                throw .invalidOption(key: .dots, reason: "a GIF is at most \(GIFWriter.maximumDimension) pixels each way, and the footer's "
+                                     + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
             }
             return gifEncoder
         case .webp:

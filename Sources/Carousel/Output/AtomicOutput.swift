@@ -190,14 +190,17 @@ public enum AtomicOutput {
         let fm = FileManager.default
         // Absolute, "." and ".." resolved: `-o .` renames the current folder by its name, not
         // ".", which cannot be renamed (EBUSY).
-        let resolved = try resolveLinks(path)
+        // A link to a folder stays a link with a slash after its name too (`-o out/`): the
+        // slash would make `lstat` see the folder, and the swap replace the link.
+        var named = path
+        while named.count > 1 && named.hasSuffix("/") { named.removeLast() }
+        let resolved = try resolveLinks(named)
         var absolute = resolved
         if !resolved.hasPrefix("/") {
-            guard let cwd = getcwd(nil, 0) else {
-                throw .output(path, errno == ENOENT ? "the current folder no longer exists" : FileErrors.posixReason(errno))
+            guard let cwd = Paths.currentFolder() else {
+                throw .output(path, errno == ENOENT ? Paths.currentFolderGone : FileErrors.posixReason(errno))
             }
-            absolute = Paths.join(String(cString: cwd), resolved)
-            free(cwd)
+            absolute = Paths.join(cwd, resolved)
         }
         let target = URL(fileURLWithPath: absolute, isDirectory: true).standardizedFileURL
         let existing = Paths.isFolder(target.path)
@@ -218,8 +221,9 @@ public enum AtomicOutput {
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: true) { () -> String? in
             for _ in 0..<100 {
-                // Room for ".old" after it too (the previous folder set aside).
-                let candidate = parent + "/." + Paths.prefix(target.lastPathComponent, bytes: Paths.nameLimit - 12) + "." + randomSuffix()
+                // Room for ".old" after it too (the previous folder set aside), and for the
+                // ".removing" a signal's cleanup renames it to (``TemporaryFiles/removeAll()``).
+                let candidate = parent + "/." + Paths.prefix(target.lastPathComponent, bytes: Paths.nameLimit - 21) + "." + randomSuffix()
                 if mkdir(candidate, 0o777) == 0 { return candidate }
                 if errno != EEXIST {
                     failure = errno
@@ -282,6 +286,9 @@ public enum AtomicOutput {
         switch code {
         case ENOENT where stat(folder, &info) != 0:
             return "cannot write in \(folder): no such folder"
+        case ENOENT where !folder.hasPrefix("/") && Paths.currentFolder() == nil:
+            // A deleted current folder can still be stat-ed through ".".
+            return "cannot write in \(folder): \(Paths.currentFolderGone)"
         case ENOENT, EPERM, EINVAL:
             return "cannot write in \(folder): its file system does not allow new files"
         case ENOTDIR:

@@ -14,6 +14,17 @@ enum Paths {
         return info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// The current folder's path; nil (with `errno` set) where it cannot be had, as when the
+    /// folder has been deleted (`ENOENT`).
+    static func currentFolder() -> String? {
+        guard let cwd = getcwd(nil, 0) else { return nil }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    /// Why a relative path cannot be used once the current folder is deleted.
+    static let currentFolderGone = "the current folder no longer exists"
+
     /// The most bytes a file name may have (`NAME_MAX` on Linux and macOS).
     static let nameLimit = 255
 

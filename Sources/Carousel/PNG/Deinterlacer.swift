@@ -13,8 +13,8 @@ import Foundation
 /// gives the file libpng's own verdict on every chunk (the verdict it gives the
 /// non-interlaced twin), and then decodes this rewrite for the pixels. The rewrite is
 /// lenient by design: it only takes IHDR, the image data, and the chunks before the
-/// image data whose CRC is right (a file with any CRC wrong is refused before it comes
-/// here: ``PNGChunks/defect(in:)``).
+/// image data (a file with any CRC wrong is refused before it comes here:
+/// ``PNGChunks/defect(in:)``).
 ///
 /// The pixels are never all in memory: each of the seven passes has its own inflater,
 /// positioned at the pass's start, and the image is assembled eight rows at a time
@@ -122,10 +122,7 @@ enum Deinterlacer {
             case "IEND":
                 break
             default:
-                let end = range.upperBound
-                let stored = UInt(bytes[end]) << 24 | UInt(bytes[end + 1]) << 16 | UInt(bytes[end + 2]) << 8 | UInt(bytes[end + 3])
-                let computed = UInt(crc32(0, bytes.baseAddress! + range.lowerBound - 4, uInt(range.count + 4)))
-                if segments.isEmpty && computed == stored && type != "IHDR" { kept.append((type, Array(body)[...])) }
+                if segments.isEmpty && type != "IHDR" { kept.append((type, Array(body)[...])) }
             }
         }
         guard let header, header.count == 13 else { throw Failure(reason: "missing IHDR") }

@@ -2,7 +2,8 @@ import CLibPNG
 
 /// Walks the chunks of a PNG file in place: each chunk's type and where its body lies. The
 /// one reader of chunk framing for the files carousel takes apart (an interlaced 16-bit PNG
-/// it rewrites, an APNG it decodes, libpng's PNGs whose image data an APNG carries).
+/// it rewrites, an APNG it decodes, libpng's PNGs whose image data an APNG carries) and for
+/// the check of every PNG it reads (``defect(in:)``).
 enum PNGChunks {
     /// Calls `body` with each chunk after the 8-byte signature, in order: its type and the
     /// range of its body in `bytes` (the CRC is the 4 bytes after it, over the type and the
@@ -25,23 +26,30 @@ enum PNGChunks {
         return true
     }
 
-    /// What is wrong with the chunk framing of the PNG file `bytes` (signature included), or
-    /// nil: a chunk whose CRC does not match its type and body (`tRNS: CRC error`, ancillary
-    /// chunks too, which libpng would drop and decode without), a chunk that runs past the end,
-    /// or no `IEND` (the file cut short). What follows `IEND` is not read.
+    /// What is wrong with the chunks of the PNG file `bytes` (signature included), or nil: a
+    /// chunk whose CRC does not match its type and body (`tRNS: CRC error`, ancillary chunks
+    /// too, which libpng would drop and decode without), a chunk that runs past the end, or
+    /// no `IEND` (the file cut short). What follows `IEND` is not read.
     static func defect(in bytes: UnsafeRawBufferPointer) -> String? {
-        var at = 8
-        while bytes.count - at >= 8 {
-            let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
-            guard length <= bytes.count - at - 12 else { return "truncated file (\(type) chunk cut short)" }
-            let end = at + 8 + length
+        var found: String?
+        var ended = false, next = 8
+        let whole = forEach(in: bytes) { type, range in
+            next = range.upperBound + 4
+            guard found == nil else { return }
+            // PNG's limit; zlib's crc32 takes at most 4 GiB.
+            guard range.count <= 0x7FFF_FFFF else {
+                found = "\(type): chunk of \(range.count) bytes, more than a PNG chunk may hold"
+                return
+            }
+            let end = range.upperBound
             let stored = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
-            let computed = crc32(0, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + at + 4, uInt(length + 4))
-            guard UInt32(truncatingIfNeeded: computed) == stored else { return "\(type): CRC error" }
-            if type == "IEND" { return nil }
-            at = end + 4
+            let computed = crc32(0, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + range.lowerBound - 4, uInt(range.count + 4))
+            if UInt32(truncatingIfNeeded: computed) != stored { found = "\(type): CRC error" }
+            if type == "IEND" { ended = true }
         }
-        return "truncated file (no IEND chunk)"
+        if let found { return found }
+        // The walk stopped at a chunk whose length runs past the end: its type is at `next + 4`.
+        guard whole else { return "truncated file (\(String(decoding: bytes[(next + 4)..<(next + 8)], as: UTF8.self)) chunk cut short)" }
+        return ended ? nil : "truncated file (no IEND chunk)"
     }
 }

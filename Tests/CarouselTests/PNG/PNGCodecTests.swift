@@ -161,37 +161,34 @@ struct PNGCodecTests {
     /// or truncated PNG is an error naming the file).
     @Test(arguments: [
         ("gAMA", "gAMA: CRC error"), ("tRNS", "tRNS: CRC error"), ("tEXt", "tEXt: CRC error"),
-        ("IEND", "IEND: CRC error"), ("type", "AEND: CRC error"), ("cut", "truncated file (IEND chunk cut short)"),
+        ("IEND", "IEND: CRC error"), ("type", "AEND: CRC error"), ("cut", "truncated file (no IEND chunk)"),
         ("end", "truncated file (no IEND chunk)"), ("IDAT", "IDAT: CRC error"),
+        ("data", "truncated file (IDAT chunk cut short)"),
     ])
     func damagedChunksAreRefused(_ damage: String, _ reason: String) throws {
         let good = PNGFixture(colorType: .palette, bitDepth: 8, interlaced: false, width: 13, height: 11, transparency: true).data
         var chunks = PNGCodecTests.chunks(good)
-        let idat = try #require(chunks.firstIndex { $0.type == "IDAT" })
         chunks.insert(("gAMA", PNGBytes.be32(100_000)), at: 1)
-        chunks.insert(("tEXt", Data("Title\u{0}x".utf8)), at: idat + 1)
-        let whole = PNGBytes.file(chunks)
-        let image = try PNGCodec.decode(whole, name: "f.png")
-        var bytes = [UInt8](whole)
-        // The last byte of the named chunk's CRC, or the file cut at IEND.
-        func crcEnd(of type: String) -> Int {
-            var at = 8, end = 0
-            while at + 12 <= bytes.count {
-                let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
-                if String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self) == type { end = at + 11 + length }
-                at += 12 + length
-            }
-            return end
+        let idat = try #require(chunks.firstIndex { $0.type == "IDAT" })
+        chunks.insert(("tEXt", Data("Title\u{0}x".utf8)), at: idat)
+        // The file from its chunks, the CRC of the chunk named `damage` off by a bit.
+        var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        for chunk in chunks {
+            var bytes = PNGBytes.chunk(chunk.type, chunk.body)
+            if chunk.type == damage { bytes[bytes.count - 1] ^= 0x01 }
+            file += bytes
         }
+        let image = try PNGCodec.decode(PNGBytes.file(chunks), name: "f.png")
         switch damage {
-        case "type": bytes[bytes.count - 12 + 4] = UInt8(ascii: "A")
-        case "cut": bytes.removeLast(2)
-        case "end": bytes.removeLast(12)
-        default: bytes[crcEnd(of: damage)] ^= 0x5A
+        case "type": file[file.count - 8] = UInt8(ascii: "A")
+        case "cut": file.removeLast(2)
+        case "end": file.removeLast(12)
+        case "data": file = file.prefix(file.count - 20)
+        default: break
         }
-        #expect(throws: PNGError.invalid(file: "f.png", reason: reason)) { try PNGCodec.decode(Data(bytes), name: "f.png") }
+        #expect(throws: PNGError.invalid(file: "f.png", reason: reason)) { try PNGCodec.decode(file, name: "f.png") }
         // Bytes after IEND are not read.
-        #expect(try PNGCodec.decode(whole + Data("trailing".utf8), name: "f.png") == image)
+        #expect(try PNGCodec.decode(PNGBytes.file(chunks) + Data("trailing".utf8), name: "f.png") == image)
     }
 
     @Test func rejectsTruncatedFile() throws {
