@@ -177,17 +177,23 @@ struct GestureTests {
         #expect(FramesFolder.json(carousel).contains("\"phase\": \"hold\", \"touch\": null"))
     }
 
+    /// Options for the fading tests: 50 fps, 100x60, no dots, `duration` and `script`.
+    static func fadeOptions(duration: MediaTime, script: String) throws -> CarouselOptions {
+        var options = CarouselOptions()
+        options.fps = 50
+        options.duration = duration
+        options.size = PixelSize(width: 100, height: 60)
+        options.dots.placement = .none
+        options.script = try Script(parsing: script)
+        return options
+    }
+
     /// A lifted finger fades for its whole 0.15 s where it lifted (spec 3b), whatever comes
     /// next: under a drag that starts sooner, and under a finger lifted after it.
     @Test func liftedFingersFadeUnderTheNext() throws {
-        var options = CarouselOptions()
-        options.fps = 50
-        options.duration = 0.1
-        options.size = PixelSize(width: 100, height: 60)
-        options.dots.placement = .none
         // An ease-out drag ends at rest: the settle takes --duration (0.1 s), so the second
         // drag starts 0.1 s after the release, while the first indicator is a third opaque.
-        options.script = try Script(parsing: "drag -60 0.4 ease-out; release; drag -20 0.2; release; hold 0.3")
+        var options = try Self.fadeOptions(duration: 0.1, script: "drag -60 0.4 ease-out; release; drag -20 0.2; release; hold 0.3")
         let images = CarouselRenderTests.flatItems(5, width: 100, height: 60)
         let carousel = try Carousel(images: images, options: options)
         for (i, alpha) in [(25, 1 - 0.1 / 0.15), (26, 1 - 0.12 / 0.15), (27, 1 - 0.14 / 0.15)] {
@@ -228,12 +234,7 @@ struct GestureTests {
     /// Two fingers lifted within 0.15 s: the one lifted last is the `touch`, drawn over the
     /// first, which goes on fading where it lifted.
     @Test func twoReleasesCloseTogether() throws {
-        var options = CarouselOptions()
-        options.fps = 50
-        options.duration = 0.04
-        options.size = PixelSize(width: 100, height: 60)
-        options.dots.placement = .none
-        options.script = try Script(parsing: "drag -30 0.1 ease-out; release; drag -10 0.04 ease-out; release; hold 0.3")
+        let options = try Self.fadeOptions(duration: 0.04, script: "drag -30 0.1 ease-out; release; drag -10 0.04 ease-out; release; hold 0.3")
         let carousel = try Carousel(images: CarouselRenderTests.flatItems(5, width: 100, height: 60), options: options)
         // Released at 0.1 s (x = 35) and 0.18 s (x = 45).
         for i in 9...12 {
