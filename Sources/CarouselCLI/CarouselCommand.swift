@@ -46,14 +46,14 @@ struct CarouselCommand: ParsableCommand {
     /// not be found, and an output named that way would be written under another name (perhaps
     /// a file that is there). Its bytes outside UTF-8 are shown as `\xNN`.
     static func nonUTF8Refusal(_ arguments: [[UInt8]]) -> String? {
-        guard let bytes = arguments.first(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        guard let bytes = arguments.first(where: { String(utf8: $0) == nil }) else { return nil }
         var shown = ""
         var i = 0
         while i < bytes.count {
             let lead = bytes[i]
             let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
                 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
-            if length > 0, i + length <= bytes.count, let text = String(validating: bytes[i..<(i + length)], as: UTF8.self) {
+            if length > 0, i + length <= bytes.count, let text = String(utf8: bytes[i..<(i + length)]) {
                 shown += text
                 i += length
             } else {

@@ -265,7 +265,7 @@ extension Script {
         } catch {
             throw .input(name, "cannot read script file: \(error.reason)")
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(utf8: data) else {
             throw .input(name, "cannot read script file: not UTF-8 text")
         }
         var script = try Script(parsing: text, source: name, isFile: true)

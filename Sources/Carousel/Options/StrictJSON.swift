@@ -167,7 +167,7 @@ enum StrictJSON {
                     throw fail("an invalid escape in a string")
                 }
             }
-            guard let text = String(validating: out, as: UTF8.self) else { throw fail("a string that is not UTF-8") }
+            guard let text = String(utf8: out) else { throw fail("a string that is not UTF-8") }
             return text
         }
 

@@ -39,3 +39,21 @@ extension StringProtocol {
         return trimmed.isEmpty ? String(self) : trimmed
     }
 }
+
+extension String {
+    /// `utf8` as text where it is UTF-8 (no overlong forms, no surrogates), else nil: what
+    /// `String(validating:as:)` does, which Apple's platforms have only from macOS 15 and iOS 18.
+    package init?<Bytes: Sequence<UInt8>>(utf8: Bytes) {
+        var iterator = utf8.makeIterator()
+        var decoder = Unicode.UTF8()
+        var scalars = String.UnicodeScalarView()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): scalars.append(scalar)
+            case .emptyInput: self = String(scalars); return
+            case .error: return nil
+            }
+        }
+    }
+}
+
