@@ -8,7 +8,7 @@ import Foundation
 
 /// `carousel frame`: one frame as PNG, for snapshot tests.
 struct Frame: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the frame shown at a time as PNG (exactly as the GIF shows it, before palette reduction).")
+    static let configuration = CommandConfiguration(abstract: "Write the frame shown at a time as PNG (exactly as the GIF shows it, before palette reduction and, on a transparent background, its alpha cut at 128).")
 
     @OptionGroup var arguments: CarouselArguments
 

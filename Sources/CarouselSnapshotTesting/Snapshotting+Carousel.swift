@@ -10,7 +10,8 @@ import Testing
 extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// The frame shown at `time` (a literal is seconds: `.frame(at: 2.15)`), stored as a PNG under `__Snapshots__/`.
     ///
-    /// It is exactly the picture the GIF shows then (before palette reduction), the
+    /// It is exactly the picture the GIF shows then (before palette reduction and, on a
+    /// transparent background, the GIF's cut of alpha at 128), the
     /// same as `carousel frame --at SECONDS`. A time outside the timeline is reported
     /// as a test failure where the strategy is made.
     public static func frame(at time: MediaTime, tolerance: FrameTolerance = .exact,

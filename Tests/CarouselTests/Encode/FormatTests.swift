@@ -76,6 +76,33 @@ struct FormatTests {
         }
     }
 
+    /// Lossless WebP on a transparent background gives back every pixel, the colour of a fully
+    /// transparent one too: libwebp's `exact`, which it leaves off by default and then changes
+    /// those colours (a frame's (0, 0, 0, 0) came back as (255, 0, 0, 0)).
+    @Test func losslessWebPIsExactUnderTransparency() throws {
+        let width = 40, height = 30
+        var fading = RGBAImage(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { fading[x, y] = RGBA(r: 0, g: 0, b: 255, a: UInt8(x * 255 / (width - 1))) } }
+        var solid = RGBAImage(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { solid[x, y] = RGBA(r: UInt8(x * 6), g: UInt8(y * 8), b: 40, a: 255) } }
+        var half = RGBAImage(width: width, height: height)
+        for y in 0..<height { for x in 0..<width { half[x, y] = RGBA(r: 250, g: 240, b: 10, a: (x + y) % 2 == 0 ? 127 : 128) } }
+        var options = CarouselOptions()
+        options.size = PixelSize(width: width, height: height)
+        options.spacing = 6
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.hold = 0.2
+        options.duration = 0.2
+        options.lossless = true
+        let carousel = try Carousel(images: [fading, solid, half], options: options)
+        let plan = carousel.plan()
+        let webp = try DecodedWebP(try carousel.data(format: .webp))
+        #expect(webp.frames.count == plan.frames.count)
+        for (k, frame) in webp.frames.enumerated() where k < plan.frames.count {
+            #expect(frame.pixels == carousel.frame(index: plan.frames[k].source).pixels, "frame \(k)")
+        }
+    }
+
     /// A render whose transparent pixels lie at the canvas's edges and that is one frame (a
     /// letterboxed page on a transparent background; with `.footer`, the empty footer of one
     /// page too) says it has alpha, so a reader that trusts the `VP8X` flag shows those
