@@ -32,8 +32,7 @@ public struct TouchIndicator: Equatable, Sendable {
     /// Where the indicator is in a frame, and how opaque; `nil` when the finger is neither down nor fading.
     /// This is the finger down, or else the one lifted last (`frames.json`'s `touch`).
     public func touch(in frame: OverlayFrame) -> TouchPoint? {
-        guard mode == .show, let finger = frame.state.finger else { return nil }
-        return point(finger, in: frame)
+        touches(in: frame).last
     }
 
     /// Every indicator drawn in a frame, bottom first: the lifted fingers still fading, the

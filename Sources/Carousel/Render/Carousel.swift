@@ -113,8 +113,7 @@ public struct Carousel: Sendable {
     /// The touch indicator of frame `index`, if any: the finger down, or else the one lifted
     /// last, fading (`frames.json`'s `touch`).
     public func touch(index i: Int) -> TouchPoint? {
-        guard overlays.contains(where: { $0 is TouchIndicator }) else { return nil }
-        return options.touches.touch(in: overlayFrame(states[i], page: page(index: i)))
+        touches(index: i).last
     }
 
     /// Every touch indicator drawn in frame `index`, bottom first: fingers lifted before
