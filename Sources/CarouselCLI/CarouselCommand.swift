@@ -47,18 +47,21 @@ struct CarouselCommand: ParsableCommand {
     /// a file that is there). Its bytes outside UTF-8 are shown as `\xNN`.
     static func nonUTF8Refusal(_ arguments: [[UInt8]]) -> String? {
         guard let bytes = arguments.first(where: { String(utf8: $0) == nil }) else { return nil }
+        // The standard library's UTF-8 parser says which bytes make a character and which none.
         var shown = ""
-        var i = 0
-        while i < bytes.count {
-            let lead = bytes[i]
-            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
-                : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
-            if length > 0, i + length <= bytes.count, let text = String(utf8: bytes[i..<(i + length)]) {
-                shown += text
-                i += length
-            } else {
-                shown += "\\x" + String(lead, radix: 16, uppercase: true)
-                i += 1
+        var at = 0
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        parsing: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                shown.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                at += encoded.count
+            case .error(let length):
+                for byte in bytes[at..<(at + length)] { shown += "\\x" + String(byte, radix: 16, uppercase: true) }
+                at += length
+            case .emptyInput:
+                break parsing
             }
         }
         return "\(shown.escapingControlCharacters): not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)"
