@@ -66,10 +66,7 @@ extension Diffing where Value == AnimationSnapshot {
                     }
                     let comparison = ImageComparison(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
                     guard !comparison.matches(tolerance) else { continue }
-                    let difference = ImageComparison.differenceImage(reference: reference.frames[k], actual: actual.frames[k],
-                                                                     tolerance: tolerance)
-                    let (paths, attachments) = artifacts([("reference.png", reference.frames[k]), ("actual.png", actual.frames[k]),
-                                                          ("difference.png", difference)])
+                    let (paths, attachments) = artifacts(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
                     let subject = "Carousel animation, frame \(k) (at \(String(format: "%.3f", actual.start(of: k))) s),"
                     return (comparison.summary(tolerance, of: subject) + paths, attachments)
                 }

@@ -69,46 +69,46 @@ extension Diffing where Value == RGBAImage {
                 if let problem = tolerance.problem { return (problem, []) }
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
                 guard !comparison.matches(tolerance) else { return nil }
-                let difference = ImageComparison.differenceImage(reference: reference, actual: actual, tolerance: tolerance)
-                let (paths, attachments) = artifacts([("reference.png", reference), ("actual.png", actual), ("difference.png", difference)])
+                let (paths, attachments) = artifacts(reference: reference, actual: actual, tolerance: tolerance)
                 return (comparison.summary(tolerance) + paths, attachments)
             }
         )
     }
 }
 
-/// Writes the images of a failed comparison (``writeArtifacts(_:)``) and makes them the
-/// failure's attachments: the lines of the message that give their paths, and the
-/// attachments. An image without pixels (a reference that could not be read) is neither
-/// written nor named.
-func artifacts(_ files: [(name: String, image: RGBAImage)]) -> (paths: String, attachments: [DiffAttachment]) {
+/// The reference, the actual image and their difference image of a failed comparison, each
+/// encoded once as PNG, written (``writeArtifacts(_:)``) and made the failure's attachments:
+/// the lines of the message that give their paths, and the attachments. An image without
+/// pixels (a reference that could not be read) is neither written, named nor attached.
+func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) -> (paths: String, attachments: [DiffAttachment]) {
+    let difference = ImageComparison.differenceImage(reference: reference, actual: actual, tolerance: tolerance)
+    let files = [("reference.png", reference), ("actual.png", actual), ("difference.png", difference)].map { name, image in
+        (name: name, png: image.width > 0 ? try? PNGCodec.encode(image) : nil)
+    }
     var paths = ""
     if let folder = try? writeArtifacts(files) {
-        for (name, image) in files where image.width > 0 {
+        for (name, png) in files where png != nil {
             let label = name.dropLast(4).capitalized + ":"
             paths += "\n" + label.padding(toLength: 12, withPad: " ", startingAt: 0) + folder.appendingPathComponent(name).path
         }
     }
-    let attachments = files.compactMap { file in
-        (try? PNGCodec.encode(file.image)).map { DiffAttachment.data($0, name: file.name) }
-    }
-    return (paths, attachments)
+    return (paths, files.compactMap { file in file.png.map { DiffAttachment.data($0, name: file.name) } })
 }
 
-/// Writes the images to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
+/// Writes the PNGs to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
 /// (or the temporary folder): named after the running test (Swift Testing), `n` counting its
 /// failed comparisons, so a rerun overwrites the same files instead of adding folders. A file
-/// an earlier run left for an image that has no pixels now is removed.
-func writeArtifacts(_ files: [(name: String, image: RGBAImage)]) throws -> URL {
+/// an earlier run left where there is no PNG now is removed.
+func writeArtifacts(_ files: [(name: String, png: Data?)]) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
     let (file, test) = currentTest()
     let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
         .appendingPathComponent("\(test).\(ArtifactCounter.shared.next(file + "/" + test))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    for (name, image) in files {
+    for (name, png) in files {
         let url = folder.appendingPathComponent(name)
-        if image.width > 0 { try PNGCodec.encode(image).write(to: url) } else { try? FileManager.default.removeItem(at: url) }
+        if let png { try png.write(to: url) } else { try? FileManager.default.removeItem(at: url) }
     }
     return folder
 }
