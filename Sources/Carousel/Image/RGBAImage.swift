@@ -154,6 +154,16 @@ public struct RGBAImage: Equatable, Sendable {
         return out
     }
 
+    /// Whether the `count` pixels of row `y` from column `a` are those from column `b`.
+    func pixelsMatch(row y: Int, _ a: Int, _ b: Int, count: Int) -> Bool {
+        precondition(y >= 0 && y < height && min(a, b) >= 0 && max(a, b) + count <= width && count >= 0,
+                     "RGBAImage.pixelsMatch: columns outside the image")
+        return pixels.withUnsafeBytes { raw in
+            let row = raw.baseAddress! + y * width * 4
+            return memcmp(row + a * 4, row + b * 4, count * 4) == 0
+        }
+    }
+
     /// The bounding box of the pixels that differ from `other` (of the same size), as
     /// (left, top, width, height); width 0 when none do.
     public func changedRect(from other: RGBAImage) -> (left: Int, top: Int, width: Int, height: Int) {

@@ -123,6 +123,39 @@ public struct Carousel: Sendable {
         return options.touches.touches(in: overlayFrame(states[i], page: page(index: i)))
     }
 
+    /// Whether frames `i` and `j` show the same pixels, whatever their keys: a picture of one
+    /// colour sliding with no gap or dots to show it, a page lit where no dots are drawn.
+    /// The viewport's rows outside the overlays' boxes are compared in the strip, row by row
+    /// until one differs (on moving content, the first); only where they all match are the
+    /// rows from the highest box (or the footer) down made for both and compared.
+    func samePixels(_ i: Int, _ j: Int) -> Bool {
+        let boxes = [i, j].flatMap { k in
+            overlays.flatMap { $0.boxes(for: overlayFrame(states[k], page: page(index: k))) }
+        }
+        let xi = geometry.stripX(forX0: geometry.x0(at: states[i].position))
+        let xj = geometry.stripX(forX0: geometry.x0(at: states[j].position))
+        let w = geometry.width
+        if xi != xj {
+            for y in 0..<geometry.height {
+                // The columns no box covers on this row, compared a run at a time.
+                let covered = boxes.filter { y >= $0.y0 && y < $0.y1 }
+                    .map { box in
+                        let left = min(w, max(0, box.x0))
+                        return left..<max(left, min(w, box.x1))
+                    }.sorted { $0.lowerBound < $1.lowerBound }
+                var x = 0
+                for run in covered + [w..<w] {
+                    if run.lowerBound > x, !strip.pixelsMatch(row: y, xi + x, xj + x, count: run.lowerBound - x) {
+                        return false
+                    }
+                    x = max(x, run.upperBound)
+                }
+            }
+        }
+        let top = min(boxes.map(\.y0).min() ?? height, geometry.height)
+        return top >= height || frame(index: i, from: max(0, top)) == frame(index: j, from: max(0, top))
+    }
+
     /// The lit page (0-based) of frame `index` under `--dots-switch`.
     public func page(index i: Int) -> Int {
         options.dotsSwitch.page(for: states[i], count: geometry.count)

@@ -59,10 +59,12 @@ public struct FramePlan: Sendable {
     /// The longest delay of one planned frame: a GIF's 16-bit centiseconds.
     public static let maximumDelay = 65535
 
-    /// Plans `count` timeline frames: consecutive frames with the same `key` merge (up to
-    /// ``maximumDelay``); `segment(i)` groups frames into scenes.
+    /// Plans `count` timeline frames: consecutive frames with the same `key`, or whose
+    /// pixels are the same (`samePixels(i - 1, i)`, asked where the keys differ), merge (up
+    /// to ``maximumDelay``); `segment(i)` groups frames into scenes.
     init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
-                         reservedColors: [RGBA], key: (Int) -> Key, segment: (Int) -> Int, moving: (Int) -> Bool,
+                         reservedColors: [RGBA], key: (Int) -> Key, samePixels: (Int, Int) -> Bool = { _, _ in false },
+                         segment: (Int) -> Int, moving: (Int) -> Bool,
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
                          pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
         var frames: [Frame] = []
@@ -71,14 +73,15 @@ public struct FramePlan: Sendable {
         for i in 0..<count {
             let delay = FrameInfo.delay(frame: i, fps: fps)
             let k = key(i)
-            if k == lastKey, frames[frames.count - 1].delay + delay <= FramePlan.maximumDelay {
+            if let lastKey, k == lastKey || samePixels(i - 1, i),
+               frames[frames.count - 1].delay + delay <= FramePlan.maximumDelay {
                 frames[frames.count - 1].delay += delay
                 frames[frames.count - 1].span += 1
             } else {
                 frames.append(Frame(source: i, span: 1, delay: delay, scene: 0, layerX: layerX(i), overlayBoxes: overlayBoxes(i)))
                 segments.append(segment(i))
-                lastKey = k
             }
+            lastKey = k
         }
         var ranges: [Range<Int>] = []
         var start = 0
@@ -132,7 +135,8 @@ public struct FramePlan: Sendable {
 }
 
 extension Carousel {
-    /// The frames an encoder writes: merged where the picture repeats, grouped by timeline segment.
+    /// The frames an encoder writes: merged where the picture repeats (the same key, or the
+    /// same pixels under another), grouped by timeline segment.
     public func plan() -> FramePlan {
         let g = geometry
         var reserved = overlays.flatMap(\.colors)
@@ -141,7 +145,7 @@ extension Carousel {
         return FramePlan(
             width: width, height: height, fps: options.fps, count: frameCount,
             layer: strip, background: options.background, reservedColors: reserved,
-            key: { pictureKey(index: $0) }, segment: { states[$0].segment },
+            key: { pictureKey(index: $0) }, samePixels: { samePixels($0, $1) }, segment: { states[$0].segment },
             moving: { timeline.segments[states[$0].segment].motion.isMoving },
             layerX: { g.stripX(forX0: g.x0(at: states[$0].position)) },
             overlayBoxes: { i in

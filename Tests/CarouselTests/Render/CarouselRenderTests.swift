@@ -419,6 +419,55 @@ struct CarouselRenderTests {
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
     }
 
+    /// Frames whose keys differ but whose pixels do not merge too, in every format: pictures
+    /// of one colour sliding with no gap or dots to show it, transparent pictures on a
+    /// transparent background, a move between two pictures of one colour beside a busy one,
+    /// and pictures of one colour under dots, which change where a move is half done.
+    @Test(arguments: ["one colour", "transparent", "beside a busy one", "under dots"])
+    func samePixelsUnderOtherKeysMerge(_ kind: String) throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.dots.placement = .none
+        let red = RGBAImage(width: 40, height: 20, fill: RGBA(r: 200, g: 30, b: 30))
+        let images: [RGBAImage]
+        switch kind {
+        case "one colour": images = [red, red, red]
+        case "under dots":
+            options.dots.placement = .overlay
+            images = [red, red, red]
+        case "transparent":
+            options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+            images = Array(repeating: RGBAImage(width: 40, height: 20), count: 3)
+        default: images = [red, red] + Self.busyItems(1, width: 40, height: 20)
+        }
+        let carousel = try Carousel(images: images, options: options)
+        var runs = 1, keyRuns = 1
+        for i in 1..<carousel.frameCount {
+            if carousel.frame(index: i) != carousel.frame(index: i - 1) { runs += 1 }
+            if carousel.pictureKey(index: i) != carousel.pictureKey(index: i - 1) { keyRuns += 1 }
+        }
+        #expect(keyRuns > runs, "frames with other keys and the same pixels: \(keyRuns) key runs, \(runs) runs")
+        let plan = carousel.plan()
+        #expect(plan.frames.count == runs)
+        let total = (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +)
+        let gif = try DecodedGIF([UInt8](carousel.gifData()))
+        #expect(gif.frames.count == runs && gif.delays.reduce(0, +) == total)
+        let apng = try DecodedAPNG(try carousel.data(format: .apng))
+        #expect(apng.frames.count == runs)
+        options.lossless = true
+        let webp = try DecodedWebP(try Carousel(images: images, options: options).data(format: .webp))
+        #expect(webp.frames.count == runs)
+        var i = 0
+        for (k, frame) in plan.frames.enumerated() {
+            #expect(frame.source == i, "frame \(k)")
+            #expect((i..<(i + frame.span)).allSatisfy { carousel.frame(index: $0) == carousel.frame(index: i) }, "frame \(k)")
+            #expect(differingPixels(apng.frames[k], carousel.frame(index: i)) == 0, "frame \(k)")
+            i += frame.span
+        }
+        #expect(i == carousel.frameCount)
+    }
+
     /// Edge layouts render a valid GIF: 1x1 images (the dots fall outside the viewport),
     /// and the smallest palettes with every dither.
     @Test(arguments: [(1, DotsPlacement.overlay, Dither.none), (1, .footer, .none), (2, .overlay, .none),
