@@ -22,13 +22,13 @@ struct EndToEndTests {
         Bad(arguments: ["render", "missing.png"], status: 1, says: "missing.png: no such file or folder"),
         Bad(arguments: ["render", "empty"], status: 1, says: "empty: folder has no .png files"),
         Bad(arguments: ["render", ""], status: 1, says: "error: \"\" (an empty name): no such file or folder"),
-        Bad(arguments: ["render", "imgs", "--config", ""], status: 1, says: "error: \"\" (an empty name): no such file"),
+        Bad(arguments: ["render", "imgs", "--config", ""], status: 1, says: "error: \"\" (an empty name): no such file or folder"),
         Bad(arguments: ["render", "imgs", "--script-file", ""], status: 1, says: "error: \"\" (an empty name): cannot read script file"),
         Bad(arguments: ["render", "imgs", "--script-file", "imgs"], status: 1, says: "imgs: cannot read script file"),
-        Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: no such file"),
+        Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: no such file or folder"),
         Bad(arguments: ["render", "imgs", "--config", "broken.json"], status: 1, says: "broken.json: not valid JSON"),
         // A config file's relative scriptFile is named where it was looked for: beside the config.
-        Bad(arguments: ["render", "imgs", "--config", "cfg/missing.json"], status: 1, says: "error: cfg/missing.txt: cannot read script file: no such file"),
+        Bad(arguments: ["render", "imgs", "--config", "cfg/missing.json"], status: 1, says: "error: cfg/missing.txt: cannot read script file: no such file or folder"),
         Bad(arguments: ["render", "imgs", "--config", "cfg/bad.json"], status: 1, says: "error: cfg/bad.txt: line 2, step 2 \"nxt\": unknown step"),
         Bad(arguments: ["render", "imgs", "--config", "typo.json"], status: 1, says: "typo.json: key \"itemWdth\": unknown key"),
         Bad(arguments: ["render", "imgs", "--config", "wrongtype.json"], status: 1, says: "wrongtype.json: key \"fps\": expected a whole number, got \"25\""),
@@ -147,7 +147,7 @@ struct EndToEndTests {
         let status = String(decoding: try #require(w.data("status.txt")), as: UTF8.self)
         let stderr = String(decoding: try #require(w.data("err.txt")), as: UTF8.self)
         #expect(status == "1\n", "status \(status), stderr \(stderr)")
-        #expect(stderr == "error: <stdout>: Broken pipe\n")
+        #expect(stderr == "error: <stdout>: broken pipe\n")
         #expect(w.data("head.txt") == Data("GIF89a".utf8))
     }
 
@@ -324,7 +324,7 @@ struct ProgressTests {
         let w = try EndToEndTests.prepare()
         defer { w.remove() }
         let binary = try #require(CLI.binary).path
-        for (command, says) in [("render imgs --fps 50 --hold 3 -o keep.gif", "error: keep.gif: File too large"),
+        for (command, says) in [("render imgs --fps 50 --hold 3 -o keep.gif", "error: keep.gif: file too large"),
                                 ("frames imgs --fps 50 --hold 3 -o fr", "error: fr: cannot write frame")] {
             let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ulimit -f 8; exec \(binary) \(command) --quiet"], in: w.url)
             #expect(result.status == 1, "\(command): \(result.stderr)")

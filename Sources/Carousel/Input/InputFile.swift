@@ -21,7 +21,7 @@ enum InputFile {
     /// The bytes of the regular file at `path`, at most `limit` of them.
     static func read(_ path: String, limit: Int) throws(Failure) -> Data {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw Failure(reason: reason(errno, path: path)) }
+        guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
@@ -45,15 +45,6 @@ enum InputFile {
             done += n
         }
         return data.prefix(done)
-    }
-
-    private static func reason(_ code: Int32, path: String) -> String {
-        switch code {
-        case ENOENT: return "no such file"
-        case EACCES: return "permission denied"
-        case EISDIR: return "is a folder"
-        default: return FileErrors.posixReason(code)
-        }
     }
 
     /// What a non-regular file is, for messages.

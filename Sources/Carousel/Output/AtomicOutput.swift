@@ -125,14 +125,14 @@ public enum AtomicOutput {
     private static func writeDirectly(to target: String, name: String,
                                       _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
         let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw .output(name, reason(errno)) }
+        guard fd >= 0 else { throw .output(name, FileErrors.posixReason(errno)) }
         do throws(CarouselError) {
             try body(FileDescriptorSink(fd: fd, name: name))
         } catch {
             close(fd)
             throw error
         }
-        guard close(fd) == 0 else { throw .output(name, reason(errno)) }
+        guard close(fd) == 0 else { throw .output(name, FileErrors.posixReason(errno)) }
     }
 
     /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask
@@ -294,16 +294,7 @@ public enum AtomicOutput {
         case ENOTDIR:
             return "cannot write in \(folder): not a folder"
         default:
-            return "cannot write in \(folder): \(reason(code))"
-        }
-    }
-
-    private static func reason(_ code: Int32) -> String {
-        switch code {
-        case EACCES: return "permission denied"
-        case EROFS: return "read-only file system"
-        case ENOSPC: return "no space left on the device"
-        default: return FileErrors.posixReason(code)
+            return "cannot write in \(folder): \(FileErrors.posixReason(code))"
         }
     }
 }

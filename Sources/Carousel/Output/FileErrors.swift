@@ -9,7 +9,7 @@ import Glibc
 
 /// Turns Foundation and POSIX file errors into a short human reason.
 enum FileErrors {
-    /// A one-line reason for `error` about `path`, such as "no such file".
+    /// A one-line reason for `error` about `path`, such as "no such file or folder".
     static func reason(_ error: any Error, path: String) -> String {
         if let posix = error as? POSIXError { return posixReason(posix.code.rawValue) }
         if let cocoa = error as? CocoaError {
@@ -20,15 +20,15 @@ enum FileErrors {
             #endif
             if let posix = underlying as? POSIXError { return posixReason(posix.code.rawValue) }
             switch cocoa.code {
-            case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file"
-            case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+            case .fileReadNoSuchFile, .fileNoSuchFile: return posixReason(ENOENT)
+            case .fileReadNoPermission, .fileWriteNoPermission: return posixReason(EACCES)
             case .fileReadCorruptFile: return "unreadable"
             default: break
             }
         }
         switch Paths.isFolder(path) {
-        case true?: return "is a directory"
-        case nil: return "no such file"
+        case true?: return posixReason(EISDIR)
+        case nil: return posixReason(ENOENT)
         case false?:
             #if canImport(FoundationEssentials)
             if let cocoa = error as? CocoaError { return "cannot read (file error \(cocoa.code.rawValue))" }
@@ -39,8 +39,23 @@ enum FileErrors {
         }
     }
 
-    /// The C library's text for `errno` value `code`, e.g. "No such file or directory".
+    /// A short reason for `errno` value `code`, the one table every file message takes its
+    /// words from: "no such file or folder", "permission denied", "is a folder" and the
+    /// other common ones in the project's words, otherwise the C library's text with a
+    /// lowercase first letter ("input/output error").
     static func posixReason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        switch code {
+        case ENOENT: return "no such file or folder"
+        case EACCES, EPERM: return "permission denied"
+        case EISDIR: return "is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
+        case ELOOP: return "too many levels of symbolic links"
+        case ENAMETOOLONG: return "the name is too long"
+        case EROFS: return "read-only file system"
+        case ENOSPC: return "no space left on the device"
+        default:
+            let text = String(cString: strerror(code))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
     }
 }

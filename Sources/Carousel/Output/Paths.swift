@@ -46,11 +46,8 @@ enum Paths {
     /// links), so a file that is there is never said to be missing.
     static func missingReason(_ code: Int32) -> String {
         switch code {
-        case ENOENT: return "no such file or folder"
         case ENOTDIR: return "no such file or folder (a part of the path is a file)"
         case EACCES: return "permission denied (a folder on the way may not be searched)"
-        case ELOOP: return "too many levels of symbolic links"
-        case ENAMETOOLONG: return "the name is too long"
         default: return FileErrors.posixReason(code)
         }
     }

@@ -36,21 +36,24 @@ struct FileErrorsTests {
             _ = try FileManager.default.contentsOfDirectory(atPath: missing)
             Issue.record("listed a missing folder")
         } catch {
-            #expect(FileErrors.reason(error, path: missing) == "No such file or directory")
+            #expect(FileErrors.reason(error, path: missing) == "no such file or folder")
         }
         do {
             _ = try FileManager.default.contentsOfDirectory(atPath: file.path)
             Issue.record("listed a file")
         } catch {
-            #expect(FileErrors.reason(error, path: file.path) == "Not a directory")
+            #expect(FileErrors.reason(error, path: file.path) == "a part of the path is not a folder")
         }
-        #expect(FileErrors.reason(POSIXError(.EACCES), path: file.path) == "Permission denied")
-        #expect(FileErrors.reason(CocoaError(.fileReadNoSuchFile), path: file.path) == "no such file")
+        #expect(FileErrors.reason(POSIXError(.EACCES), path: file.path) == "permission denied")
+        #expect(FileErrors.reason(CocoaError(.fileReadNoSuchFile), path: file.path) == "no such file or folder")
         #expect(FileErrors.reason(CocoaError(.fileWriteNoPermission), path: file.path) == "permission denied")
         struct Other: Error {}
-        #expect(FileErrors.reason(Other(), path: root.path) == "is a directory")
-        #expect(FileErrors.reason(Other(), path: missing) == "no such file")
+        #expect(FileErrors.reason(Other(), path: root.path) == "is a folder")
+        #expect(FileErrors.reason(Other(), path: missing) == "no such file or folder")
         #expect(FileErrors.reason(Other(), path: file.path).hasPrefix("cannot read"))
+        // Every reason starts in lowercase, the C library's texts too.
+        #expect(FileErrors.posixReason(EIO) == "input/output error")
+        #expect(FileErrors.posixReason(EEXIST) == "file exists")
     }
 
     /// Spaces and tabs trimmed at the ends, line breaks and inner spaces kept.

@@ -151,7 +151,7 @@ struct PNGCodecTests {
     }
 
     @Test func namesMissingFile() {
-        #expect(throws: PNGError.unreadable(file: "/nonexistent/poster.png", reason: "no such file")) {
+        #expect(throws: PNGError.unreadable(file: "/nonexistent/poster.png", reason: "no such file or folder")) {
             try PNGCodec.decode(contentsOf: URL(fileURLWithPath: "/nonexistent/poster.png"))
         }
     }
