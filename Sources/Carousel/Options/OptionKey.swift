@@ -5,7 +5,7 @@
 /// ``CarouselOptions`` property; ``flag`` is the command line's spelling; ``help``
 /// and ``valueName`` are what `--help` shows; ``expects`` is what an error says a
 /// value must look like. A new option is a new case here, a property of
-/// ``CarouselOptions``, and its parsing in `OptionKey+Apply.swift`; the flag, the
+/// ``CarouselOptions``, and its parsing in `CarouselOptions+Set.swift`; the flag, the
 /// key and the help follow from this table.
 public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
     case size, itemWidth, spacing, align, clones, fit, background

@@ -44,7 +44,7 @@ extension SceneEncoder {
     }
 }
 
-/// The tasks of ``SceneEncoder/encode(to:progress:)`` in the order workers take them, and
+/// The tasks of ``SceneEncoder/encode(to:progress:cores:)`` in the order workers take them, and
 /// what they hand each other: the rests prepared ahead, and the groups' encoded frames
 /// until they are written.
 ///
