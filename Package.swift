@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "carousel",
+    // macOS 13: swift-snapshot-testing needs 10.15, and `MediaTime` takes a `Duration`. Without
+    // a platform SwiftPM's default (10.13) stops every build on macOS, since the snapshot
+    // target depends on a product that needs more. Linux has no minimum.
+    platforms: [.macOS(.v13)],
     products: [
         .library(name: "Carousel", targets: ["Carousel"]),
         .library(name: "CarouselSnapshotTesting", targets: ["CarouselSnapshotTesting"]),

@@ -9,6 +9,7 @@ import PackageDescription
 // It depends on the carousel package two folders up, by path.
 let package = Package(
     name: "PluginDemo",
+    platforms: [.macOS(.v13)],    // carousel's own minimum
     dependencies: [
         .package(path: "../.."),
     ],

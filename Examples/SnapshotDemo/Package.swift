@@ -8,6 +8,7 @@ let carousel = Context.packageDirectory.split(separator: "/").dropLast(2).last.m
 
 let package = Package(
     name: "SnapshotDemo",
+    platforms: [.macOS(.v13)],    // carousel's own minimum
     dependencies: [
         .package(path: carouselFolder),
     ],

@@ -6,6 +6,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Progress on stderr while frames are made (only when stderr is a terminal), and a summary line.

@@ -7,6 +7,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Removes the output's temporary file or folder when a signal ends the run (spec section 5c).
@@ -18,6 +20,35 @@ import Glibc
 #if os(Linux)
 /// The C `struct sigaction` (its name is also the function's).
 typealias SignalAction = Glibc.sigaction
+#elseif canImport(Darwin)
+/// The C `struct sigaction` (its name is also the function's).
+typealias SignalAction = Darwin.sigaction
+#endif
+
+#if os(Linux) || canImport(Darwin)
+/// A crash handler's C signature.
+typealias CrashHandler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
+
+extension SignalAction {
+    /// The three-argument handler (`sa_sigaction`), kept in a union whose name differs:
+    /// glibc's `__sigaction_handler`, Darwin's `__sigaction_u`.
+    var handler: CrashHandler? {
+        get {
+            #if os(Linux)
+            __sigaction_handler.sa_sigaction
+            #else
+            __sigaction_u.__sa_sigaction
+            #endif
+        }
+        set {
+            #if os(Linux)
+            __sigaction_handler.sa_sigaction = newValue
+            #else
+            __sigaction_u.__sa_sigaction = newValue
+            #endif
+        }
+    }
+}
 #endif
 
 enum SignalCleanup {
@@ -46,7 +77,7 @@ enum SignalCleanup {
         // one line and exit 1 with the temporary removed, rather than SIGXFSZ ending the
         // process silently and leaving it.
         signal(SIGXFSZ, SIG_IGN)
-        #if os(Linux)
+        #if os(Linux) || canImport(Darwin)
         installCrashHandlers()
         #endif
     }
@@ -59,16 +90,16 @@ enum SignalCleanup {
         queue.sync {}
     }
 
-    #if os(Linux)
+    #if os(Linux) || canImport(Darwin)
     private static func installCrashHandlers() {
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
             var action = SignalAction()
             var previous = SignalAction()
-            action.__sigaction_handler.sa_sigaction = { number, info, context in
+            action.handler = { number, info, context in
                 TemporaryFiles.removeAllFromSignalHandler()
                 SignalCleanup.forward(number, info, context)
             }
-            action.sa_flags = SA_SIGINFO | SA_ONSTACK
+            action.sa_flags = Int32(SA_SIGINFO | SA_ONSTACK)
             sigemptyset(&action.sa_mask)
             if sigaction(signalNumber, &action, &previous) == 0 {
                 previousActions[Int(signalNumber)] = previous
@@ -82,7 +113,7 @@ enum SignalCleanup {
     /// Hands a crash signal to the previous handler, or re-raises it with the default action.
     private static func forward(_ number: Int32, _ info: UnsafeMutablePointer<siginfo_t>?, _ context: UnsafeMutableRawPointer?) {
         var previous = previousActions[Int(number)]
-        if previous.sa_flags & SA_SIGINFO != 0, let handler = previous.__sigaction_handler.sa_sigaction {
+        if previous.sa_flags & Int32(SA_SIGINFO) != 0, let handler = previous.handler {
             sigaction(number, &previous, nil)
             handler(number, info, context)
             return

@@ -9,7 +9,7 @@ struct DocsMediaTests {
     @Test func doccPicturesAreTheReadmes() throws {
         let root = ExamplePackageTests.root
         let resources = root.appendingPathComponent("Sources/Carousel/Carousel.docc/Resources")
-        let names = try FileManager.default.contentsOfDirectory(atPath: resources.path).sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: resources.path).filter { !$0.hasPrefix(".") }.sorted()
         #expect(names == ["dots-overlay.png", "layout-peek.gif", "strip-peek.png"])
         for name in names {
             let copy = try Data(contentsOf: resources.appendingPathComponent(name))

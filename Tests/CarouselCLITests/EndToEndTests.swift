@@ -302,10 +302,19 @@ struct EndToEndTests {
 }
 
 /// Progress appears only on a terminal: run under script(1), which gives the command a pseudo-terminal.
+/// The calls are util-linux's (`script -qec COMMAND FILE`); BSD's `script` on macOS takes
+/// other arguments, so there the terminal checks are skipped.
 struct ProgressTests {
-    static var hasScript: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+    static var hasScript: Bool {
+        #if os(Linux)
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+        #else
+        false
+        #endif
+    }
+    static let noScript: Comment = "util-linux's script(1) not installed; skipping the terminal check"
 
-    @Test(.enabled(if: hasScript, "script(1) not installed; skipping the terminal progress check"))
+    @Test(.enabled(if: hasScript, noScript))
     func progressOnTerminalOnly() throws {
         let w = try EndToEndTests.prepare()
         defer { w.remove() }
@@ -336,7 +345,7 @@ struct ProgressTests {
 
     /// `-o -` is refused where standard output is a terminal, which would show the image's
     /// bytes as text; a pipe takes them as before (EndToEndTests.writesToStdout).
-    @Test(.enabled(if: hasScript, "script(1) not installed; skipping the terminal output check"))
+    @Test(.enabled(if: hasScript, noScript))
     func imageBytesAreNotSentToATerminal() throws {
         let w = try EndToEndTests.prepare()
         defer { w.remove() }

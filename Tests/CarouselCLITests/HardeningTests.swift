@@ -44,7 +44,6 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--config", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
         Case(arguments: ["render", "imgs", "--script-file", "/dev/zero"], status: 1, says: "/dev/zero: cannot read script file: not a regular file"),
         Case(arguments: ["render", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
-        Case(arguments: ["render", "imgs", "-o", "/proc/x.gif"], status: 1, says: "/proc/x.gif: cannot write in /proc: its file system does not allow new files"),
         Case(arguments: ["render", "imgs", "-o", "nofolder/x.gif"], status: 1, says: "cannot write in nofolder: no such folder"),
         Case(arguments: ["render", "imgs", "-o", ""], status: 64, says: "-o: the path is empty"),
         Case(arguments: ["render", "imgs", "--format", "gif", "-o", ""], status: 64, says: "-o: the path is empty"),
@@ -59,6 +58,14 @@ struct HardeningTests {
         // The longer of hold and duration is blamed for autoplay past the hour.
         Case(arguments: ["render", "imgs", "--duration", "3600"], status: 64, says: "--duration: is 3600.0 s a move, so the default autoplay"),
     ]
+    #if os(Linux)
+    /// Linux's `/proc`, which takes no new file (macOS has none).
+    static let systemCases = [
+        Case(arguments: ["render", "imgs", "-o", "/proc/x.gif"], status: 1, says: "/proc/x.gif: cannot write in /proc: its file system does not allow new files"),
+    ]
+    #else
+    static let systemCases: [Case] = []
+    #endif
 
     static func workspace() throws -> Workspace {
         let w = try Workspace()
@@ -71,7 +78,7 @@ struct HardeningTests {
         return w
     }
 
-    @Test(arguments: cases)
+    @Test(arguments: cases + systemCases)
     func hostileValue(_ c: Case) throws {
         let w = try Self.workspace()
         defer { w.remove() }
@@ -213,6 +220,26 @@ struct HardeningTests {
         #expect(w.leftovers.isEmpty)
     }
 
+    /// A folder that refuses new files with EPERM (Linux's immutable attribute here; on macOS
+    /// a package plugin's sandbox outside its package) says so, not that its file system
+    /// takes none.
+    @Test func folderThatIsNotPermittedSaysSo() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try FileManager.default.createDirectory(at: w.url.appendingPathComponent("fixed"), withIntermediateDirectories: false)
+        let chattr = { (flag: String) throws -> Bool in
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, "fixed"], in: w.url).status == 0
+        }
+        guard try chattr("+i") else {
+            print("skipped: chattr +i needs root and a file system with the attribute here")
+            return
+        }
+        defer { _ = try? chattr("-i") }
+        let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "fixed/x.gif", "--quiet"], in: w.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
+    }
+
     /// A character device is written directly and never replaced (a copy of /dev/full: the write fails).
     @Test func characterDeviceIsNeverReplaced() throws {
         let w = try Workspace()
@@ -230,7 +257,7 @@ struct HardeningTests {
     }
 
     /// A symlink's target file is replaced (atomically) and the link stays; a link to
-    /// /proc/self/fd/1 writes to standard output.
+    /// standard output's descriptor (`/proc/self/fd/1` on Linux, `/dev/fd/1` on macOS) writes to it.
     @Test func symlinksAreFollowed() throws {
         let w = try Workspace()
         defer { w.remove() }
@@ -240,10 +267,15 @@ struct HardeningTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("link.gif")) == "real.gif")
         #expect(w.data("real.gif")?.starts(with: Array("GIF89a".utf8)) == true, "the target is the new GIF")
-        try FileManager.default.createSymbolicLink(atPath: w.path("out"), withDestinationPath: "/proc/self/fd/1")
+        #if os(Linux)
+        let descriptor = "/proc/self/fd/1"
+        #else
+        let descriptor = "/dev/fd/1"
+        #endif
+        try FileManager.default.createSymbolicLink(atPath: w.path("out"), withDestinationPath: descriptor)
         let stdout = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "out", "--format", "gif", "--quiet"], in: w.url)
         #expect(stdout.status == 0 && stdout.stdout.starts(with: Array("GIF89a".utf8)))
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("out")) == "/proc/self/fd/1")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.path("out")) == descriptor)
         #expect(w.leftovers.isEmpty)
     }
 

@@ -9,13 +9,16 @@ enum CLI {
         let stderr: String
     }
 
-    /// The `carousel` executable beside the test bundle (the same build folder).
+    /// The `carousel` executable beside the test bundle (the same build folder). On Linux
+    /// the tests run as that folder's executable; on macOS a runner of the toolchain loads
+    /// the `.xctest` bundle from it, so the bundle's folder is looked in too.
     static var binary: URL? {
+        let bundles = Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("carousel"),
             Bundle.main.bundleURL.appendingPathComponent("carousel"),
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("carousel"),
-        ]
+        ] + bundles.map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("carousel") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 

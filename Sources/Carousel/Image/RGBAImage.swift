@@ -5,6 +5,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An 8-bit RGBA image with straight (non-premultiplied) alpha, rows top to bottom.

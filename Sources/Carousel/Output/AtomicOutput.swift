@@ -5,6 +5,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Writes output files so that a failed run leaves nothing behind (spec sections 5c and 6).
@@ -289,7 +291,9 @@ public enum AtomicOutput {
         case ENOENT where !folder.hasPrefix("/") && Paths.currentFolder() == nil:
             // A deleted current folder can still be stat-ed through ".".
             return "cannot write in \(folder): \(Paths.currentFolderGone)"
-        case ENOENT, EPERM, EINVAL:
+        case EPERM:
+            return "cannot write in \(folder): not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)"
+        case ENOENT, EINVAL:
             return "cannot write in \(folder): its file system does not allow new files"
         case ENOTDIR:
             return "cannot write in \(folder): not a folder"

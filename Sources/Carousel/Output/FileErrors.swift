@@ -5,6 +5,8 @@ import Foundation
 #endif
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Turns Foundation and POSIX file errors into a short human reason.
@@ -30,12 +32,9 @@ enum FileErrors {
         case true?: return posixReason(EISDIR)
         case nil: return posixReason(ENOENT)
         case false?:
-            #if canImport(FoundationEssentials)
+            // Not `localizedDescription`: on macOS that is sentences in the user's language.
             if let cocoa = error as? CocoaError { return "cannot read (file error \(cocoa.code.rawValue))" }
             return "cannot read: \(error)"
-            #else
-            return "cannot read: \(error.localizedDescription)"
-            #endif
         }
     }
 

@@ -15,10 +15,18 @@ enum Paths {
     }
 
     /// The current folder's path; nil (with `errno` set) where it cannot be had, as when the
-    /// folder has been deleted (`ENOENT`).
+    /// folder has been deleted (`ENOENT`). A path `getcwd` still gives for a deleted folder
+    /// (it need not fail for one everywhere) counts as gone unless it names the folder `.`
+    /// is, so a write never makes a new folder of that name.
     static func currentFolder() -> String? {
         guard let cwd = getcwd(nil, 0) else { return nil }
         defer { free(cwd) }
+        var here = stat(), there = stat()
+        guard stat(".", &here) == 0 else { return nil }
+        guard stat(cwd, &there) == 0, there.st_dev == here.st_dev, there.st_ino == here.st_ino else {
+            errno = ENOENT
+            return nil
+        }
         return String(cString: cwd)
     }
 

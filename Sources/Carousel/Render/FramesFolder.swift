@@ -16,9 +16,14 @@ public enum FramesFolder {
         }
     }
 
-    /// Whether `name` is a file a frames folder holds (so an old output may be replaced).
+    /// Whether `name` is a file a frames folder holds (so an old output may be replaced):
+    /// the frames and `frames.json`, and what macOS's Finder leaves beside them once the
+    /// folder has been looked at (`.DS_Store`, and `._NAME`, the AppleDouble file of one of
+    /// them on a volume without extended attributes).
     public static func isOwnFile(_ name: String) -> Bool {
-        name == "frames.json" || (name.hasPrefix("frame-") && name.hasSuffix(".png"))
+        if name == ".DS_Store" { return true }
+        let own = name.hasPrefix("._") ? String(name.dropFirst(2)) : name
+        return own == "frames.json" || (own.hasPrefix("frame-") && own.hasSuffix(".png"))
     }
 
     private static func touchJSON(_ touch: TouchPoint?) -> String {

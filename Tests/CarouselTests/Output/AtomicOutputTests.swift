@@ -57,6 +57,30 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"])
     }
 
+    /// What macOS's Finder leaves in a frames folder it has shown does not stop the folder
+    /// being replaced; another file does.
+    @Test(arguments: [(".DS_Store", true), ("._frame-00000.png", true), ("._frames.json", true),
+                      ("._notes.txt", false), (".hidden", false), ("frame-00000.jpg", false)])
+    func finderFilesAreReplaceable(_ name: String, _ replaceable: Bool) throws {
+        #expect(FramesFolder.isOwnFile(name) == replaceable)
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+        try Data("x".utf8).write(to: target.appendingPathComponent(name))
+        let write = { () throws(CarouselError) in
+            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+                try? Data().write(to: url.appendingPathComponent("frame-00000.png"))
+            }
+        }
+        if replaceable {
+            try write()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: target.path) == ["frame-00000.png"])
+        } else {
+            #expect(throws: CarouselError.output(target.path, "folder holds other files; give a new or empty folder")) { try write() }
+        }
+    }
+
     /// A frames folder's files are written whole over older ones of the same name (a longer
     /// file is cut to the new length), and a file that cannot be written is named in a one-line
     /// error.
