@@ -50,7 +50,7 @@ struct Frames: ParsableCommand {
         let carousel = try arguments.carousel()
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
-        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s")
+        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.length(carousel)) s")
     }
 }
 

@@ -43,9 +43,11 @@ final class Progress {
         writeToStandardError("\(summary.escapingControlCharacters) (in \(elapsed) s)\n")
     }
 
-    /// A time as seconds with two decimals.
-    static func seconds(_ time: MediaTime) -> String {
-        decimal(time.seconds, places: 2)
+    /// How long `carousel`'s frames play, as seconds with two decimals: `frameCount / fps`,
+    /// what a player reports for the file (288 frames at 25 fps play 11.52 s), not the
+    /// script's length (11.5 s) that the frame count rounds.
+    static func length(_ carousel: Carousel) -> String {
+        decimal(Double(carousel.frameCount) / Double(carousel.options.fps), places: 2)
     }
 }
 

@@ -32,7 +32,7 @@ struct Render: ParsableCommand {
             try carousel.write(with: encoder, to: sink, name: output) { done, total in reporter.frame(done, of: total) }
             bytes = (sink as? FileDescriptorSink)?.count ?? 0
         }
-        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.seconds(carousel.timeline.length)) s, \(bytes) bytes")
+        reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.length(carousel)) s, \(bytes) bytes")
     }
 
     /// `--format`, or the format the output's extension names (GIF for a name without one).

@@ -106,7 +106,7 @@ struct EndToEndTests {
         defer { w.remove() }
         let result = try CLI.run(["render", "imgs", "-o", "out.gif"], in: w.url)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("out.gif: 173 frames, 6.90 s, "), "summary: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("out.gif: 173 frames, 6.92 s, "), "summary: \(result.stderr)")
         let gif = try DecodedGIF([UInt8](try #require(w.data("out.gif"))))
         #expect(gif.version == "GIF89a" && gif.loopCount == 0 && gif.width == 48 && gif.height == 24)
         let strip = try CLI.run(["strip", "imgs", "-o", "strip.png", "--quiet"], in: w.url)
@@ -324,7 +324,7 @@ struct ProgressTests {
         let text = String(decoding: result.stdout, as: UTF8.self) + result.stderr
         #expect(result.status == 0)
         #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
-        #expect(text.contains("tty.gif: 173 frames, 6.90 s"))
+        #expect(text.contains("tty.gif: 173 frames, 6.92 s"))
     }
 
     /// A file grown past the size limit (`ulimit -f`) is a write error, one line and exit 1,
