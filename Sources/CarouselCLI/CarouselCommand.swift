@@ -122,6 +122,18 @@ struct CarouselCommand: ParsableCommand {
     }
 
     /// Runs `arguments` in process and reports the outcome instead of exiting.
+    /// The argument parser's line in the words of carousel's own: a sentence's first word in
+    /// lowercase, a suggestion after a semicolon (`unknown option '--bogus'; did you mean
+    /// '--dots'?`, not `Unknown option '--bogus'. Did you mean '--dots'?`). A first word in
+    /// capitals throughout is kept.
+    static func parserLine(_ line: String) -> String {
+        var line = line.replacing(". Did you mean ", with: "; did you mean ")
+        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
+            line = first.lowercased() + line.dropFirst()
+        }
+        return line
+    }
+
     static func execute(_ arguments: [String]) -> Outcome {
         // The subcommand named first, or after `help` (`carousel help rendr`).
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
@@ -142,7 +154,7 @@ struct CarouselCommand: ParsableCommand {
             if code == .success { return Outcome(status: 0, output: fullMessage(for: error)) }
             var line = firstLine(of: error, arguments: arguments)
             if line.lowercased().hasPrefix("error: ") { line = String(line.dropFirst(7)) }
-            return Outcome(status: code == .validationFailure ? 64 : code.rawValue, error: line)
+            return Outcome(status: code == .validationFailure ? 64 : code.rawValue, error: parserLine(line))
         }
     }
 }

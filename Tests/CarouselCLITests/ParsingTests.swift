@@ -99,7 +99,7 @@ struct ParsingTests {
         (["render", "--touches", "hide"], "--touches: expected show or none, got \"hide\""),
         (["render", "--format", "GIF89a"], "--format: expected gif, webp or apng, got \"GIF89a\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
-        (["render", "--bogus"], "Unknown option '--bogus'. Did you mean '--dots'?"),
+        (["render", "--bogus"], "unknown option '--bogus'; did you mean '--dots'?"),
         // A first argument that is no subcommand is named, not the first option after it.
         (["bogus", "imgs", "-o", "x.gif"], "unknown subcommand \"bogus\"; expected render, frame, frames or strip"),
         (["rendr", "a.png"], "unknown subcommand \"rendr\"; did you mean \"render\"?"),
@@ -117,7 +117,7 @@ struct ParsingTests {
         (["strip", "-o", "docs/strip.WebP"], "-o docs/strip.WebP: strip writes a PNG; name it .png (render writes GIF, WebP and APNG)"),
         (["strip", "-o", "a.png/strip.jpeg"], "-o a.png/strip.jpeg: strip writes a PNG; name it .png (render writes GIF, WebP and APNG)"),
         (["render", "--script", "hold 1", "--script-file", "x.txt"], "--script: give either --script or --script-file, not both"),
-        (["frame", "-o", "x.png"], "Missing expected argument '--at <SECONDS>'"),
+        (["frame", "-o", "x.png"], "missing expected argument '--at <SECONDS>'"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) {
         let outcome = CarouselCommand.execute(arguments + ["--quiet"])

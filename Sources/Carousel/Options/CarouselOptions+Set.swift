@@ -139,8 +139,7 @@ extension CarouselOptions {
         }
         if let reason = problem(with: key) {
             // A number's or a size's range error ends in "got <value>"; it shows the value as
-            // written (`99999999999999999999`, `1e400`, `0640x360`), not as read. (Suffix
-            // arithmetic, not `replacing(_:with:)`, which needs macOS 13.)
+            // written (`99999999999999999999`, `1e400`, `0640x360`), not as read.
             var got = reason.endIndex
             while got > reason.startIndex, !reason[..<got].hasSuffix("got ") { got = reason.index(before: got) }
             if key.isNumeric, got > reason.startIndex,
