@@ -121,19 +121,14 @@ struct CarouselCommand: ParsableCommand {
         return row[b.count]
     }
 
-    /// Runs `arguments` in process and reports the outcome instead of exiting.
     /// The argument parser's line in the words of carousel's own: a sentence's first word in
     /// lowercase, a suggestion after a semicolon (`unknown option '--bogus'; did you mean
-    /// '--dots'?`, not `Unknown option '--bogus'. Did you mean '--dots'?`). A first word in
-    /// capitals throughout is kept.
+    /// '--dots'?`, not `Unknown option '--bogus'. Did you mean '--dots'?`).
     static func parserLine(_ line: String) -> String {
-        var line = line.replacing(". Did you mean ", with: "; did you mean ")
-        if let first = line.first, first.isUppercase, line.dropFirst().first?.isLowercase == true {
-            line = first.lowercased() + line.dropFirst()
-        }
-        return line
+        line.replacing(". Did you mean ", with: "; did you mean ").sentenceInLowercase
     }
 
+    /// Runs `arguments` in process and reports the outcome instead of exiting.
     static func execute(_ arguments: [String]) -> Outcome {
         // The subcommand named first, or after `help` (`carousel help rendr`).
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first

@@ -43,11 +43,9 @@ final class Progress {
         writeToStandardError("\(summary.escapingControlCharacters) (in \(elapsed) s)\n")
     }
 
-    /// How long `carousel`'s frames play, as seconds with two decimals: `frameCount / fps`,
-    /// what a player reports for the file (288 frames at 25 fps play 11.52 s), not the
-    /// script's length (11.5 s) that the frame count rounds.
+    /// How long `carousel`'s frames play (``Carousel/playLength``), as seconds with two decimals.
     static func length(_ carousel: Carousel) -> String {
-        decimal(Double(carousel.frameCount) / Double(carousel.options.fps), places: 2)
+        decimal(carousel.playLength, places: 2)
     }
 }
 

@@ -92,6 +92,7 @@ enum SignalCleanup {
 
     #if os(Linux) || canImport(Darwin)
     private static func installCrashHandlers() {
+        TemporaryFiles.prepareForCrashCleanup()
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
             var action = SignalAction()
             var previous = SignalAction()

@@ -43,8 +43,15 @@ struct DocsMediaTests {
             .autoplay(cycles: 2),
         ]))
         #expect(try Script(parsing: scripts[1]) == Script(steps: [.drag(dx: -120, duration: 0.3), .hold(0.2), .release, .swipe(.next)]))
-        for sample in ["Script(steps: [\n    .hold(1.5),\n    .next(),\n    .prev(duration: 0.3, easing: .easeOut),",
-                       "Script(steps: [.drag(dx: -120, duration: 0.3), .hold(0.2), .release, .swipe(.next)])"] {
+        for sample in ["""
+            let script = Script(steps: [
+                .hold(1.5),
+                .next(),
+                .prev(duration: 0.3, easing: .easeOut),
+                .goto(page: 4, duration: 0.6, easing: .spring(damping: 0.6, response: 0.4)),
+                .autoplay(cycles: 2),
+            ])
+            """, "let gesture = Script(steps: [.drag(dx: -120, duration: 0.3), .hold(0.2), .release, .swipe(.next)])"] {
             #expect(text.contains(sample), "the article's Swift sample is the one checked here")
         }
     }

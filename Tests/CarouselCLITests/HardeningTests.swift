@@ -223,21 +223,31 @@ struct HardeningTests {
     /// A folder that refuses new files with EPERM (Linux's immutable attribute here; on macOS
     /// a package plugin's sandbox outside its package) says so, not that its file system
     /// takes none.
-    @Test func folderThatIsNotPermittedSaysSo() throws {
+    @Test(.enabled(if: canMakeImmutable, "chattr +i needs root and a file system with the attribute"))
+    func folderThatIsNotPermittedSaysSo() throws {
         let w = try Workspace()
         defer { w.remove() }
         try FileManager.default.createDirectory(at: w.url.appendingPathComponent("fixed"), withIntermediateDirectories: false)
         let chattr = { (flag: String) throws -> Bool in
             try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, "fixed"], in: w.url).status == 0
         }
-        guard try chattr("+i") else {
-            print("skipped: chattr +i needs root and a file system with the attribute here")
-            return
-        }
+        try #require(try chattr("+i"))
         defer { _ = try? chattr("-i") }
         let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "fixed/x.gif", "--quiet"], in: w.url)
         #expect(result.status == 1)
         #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
+    }
+
+    /// Whether a folder can be made immutable here (`chattr +i`: root, and ext4 or the like).
+    static var canMakeImmutable: Bool {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-chattr-\(UUID().uuidString)")
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)) != nil else { return false }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = { (flag: String) in
+            (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, folder.path], in: folder))?.status == 0
+        }
+        guard run("+i") else { return false }
+        return run("-i")
     }
 
     /// A character device is written directly and never replaced (a copy of /dev/full: the write fails).

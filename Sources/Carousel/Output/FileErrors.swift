@@ -38,8 +38,9 @@ enum FileErrors {
         }
     }
 
-    /// A short reason for `errno` value `code`, the one table every file message takes its
-    /// words from: "no such file or folder", "permission denied", "is a folder" and the
+    /// A short reason for `errno` value `code`, the table every file message takes its words
+    /// from (``Paths/missingReason(_:)`` and ``AtomicOutput``'s refusals to create a file
+    /// add what they know of the case): "no such file or folder", "permission denied", "is a folder" and the
     /// other common ones in the project's words, otherwise the C library's text with a
     /// lowercase first letter ("input/output error").
     static func posixReason(_ code: Int32) -> String {
@@ -53,8 +54,7 @@ enum FileErrors {
         case EROFS: return "read-only file system"
         case ENOSPC: return "no space left on the device"
         default:
-            let text = String(cString: strerror(code))
-            return text.prefix(1).lowercased() + text.dropFirst()
+            return String(cString: strerror(code)).sentenceInLowercase
         }
     }
 }

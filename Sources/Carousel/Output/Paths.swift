@@ -22,10 +22,18 @@ enum Paths {
         guard let cwd = getcwd(nil, 0) else { return nil }
         defer { free(cwd) }
         var here = stat(), there = stat()
-        guard stat(".", &here) == 0 else { return nil }
-        guard stat(cwd, &there) == 0, there.st_dev == here.st_dev, there.st_ino == here.st_ino else {
-            errno = ENOENT
-            return nil
+        if stat(".", &here) == 0 {
+            if stat(cwd, &there) == 0 {
+                guard there.st_dev == here.st_dev, there.st_ino == here.st_ino else {
+                    errno = ENOENT
+                    return nil
+                }
+            } else if errno == ENOENT || errno == ENOTDIR {
+                errno = ENOENT
+                return nil
+            }
+            // Otherwise (a folder on the way that may not be searched) the path is taken as
+            // `getcwd` gave it, as before the check.
         }
         return String(cString: cwd)
     }

@@ -36,56 +36,71 @@ public enum TemporaryFiles {
         }
     }
 
-    /// Removes registered temporary files, and registered folders with the frame files a
-    /// frames folder holds (`frames.json`, `frame-00000.png` ...), using async-signal-safe
-    /// calls only (`unlink`, `rmdir`) on paths built in a stack buffer: for a crash handler.
+    /// Removes registered temporary files, and registered folders with the files a frames
+    /// folder holds (``FramesFolder/isOwnFile(_:)``: `frames.json`, `frame-00000.png` ...,
+    /// and Finder's `.DS_Store` and `._NAME` beside them), using async-signal-safe calls
+    /// only (`unlink`, `rmdir`) on paths built in a buffer made beforehand
+    /// (``prepareForCrashCleanup()``): for a crash handler.
     public static func removeAllFromSignalHandler() {
-        let table = crashTable
+        let table = crashTable, buffer = crashPath
         for k in 0..<TemporaryFiles.slots {
             let slot = table.advanced(by: k * TemporaryFiles.slotSize)
             let kind = slot[0]
             guard kind != 0 else { continue }
             var length = 0
             while slot[1 + length] != 0 { length += 1 }
+            for i in 0...length { buffer[i] = CChar(bitPattern: slot[1 + i]) }
             if kind == 1 {
-                _ = slot.advanced(by: 1).withMemoryRebound(to: CChar.self, capacity: length + 1) { unlink($0) }
+                unlink(buffer)
                 continue
             }
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 64) { buffer in
-                for i in 0..<length { buffer[i] = CChar(bitPattern: slot[1 + i]) }
-                func remove(_ name: StaticString) -> Int32 {
-                    buffer[length] = CChar(bitPattern: UInt8(ascii: "/"))
-                    let text = name.utf8Start
-                    for i in 0..<name.utf8CodeUnitCount { buffer[length + 1 + i] = CChar(bitPattern: text[i]) }
-                    buffer[length + 1 + name.utf8CodeUnitCount] = 0
-                    return unlink(buffer.baseAddress!)
-                }
-                _ = remove("frames.json")
-                var misses = 0, n = 0
-                while misses < 1000 && n < 10_000_000 {
-                    // "frame-" + five or more digits + ".png", written without allocating.
-                    var width = 5, scale = 100_000
-                    while n >= scale { width += 1; scale *= 10 }
-                    var at = length
-                    buffer[at] = 47
-                    at += 1
-                    let prefix: StaticString = "frame-", suffix: StaticString = ".png"
-                    for i in 0..<prefix.utf8CodeUnitCount { buffer[at] = CChar(bitPattern: prefix.utf8Start[i]); at += 1 }
+            // Unlinks FOLDER/NAME and FOLDER/._NAME, NAME given by `write(at)`, which writes it
+            // from `at` and returns where it ends; true when FOLDER/NAME was there.
+            func remove(_ write: (Int) -> Int) -> Bool {
+                buffer[length] = 47
+                let end = write(length + 1)
+                buffer[end] = 0
+                let removed = unlink(buffer) == 0
+                buffer[length + 1] = 46
+                buffer[length + 2] = 95
+                buffer[write(length + 3)] = 0
+                unlink(buffer)
+                return removed
+            }
+            func text(_ name: StaticString, at start: Int) -> Int {
+                for i in 0..<name.utf8CodeUnitCount { buffer[start + i] = CChar(bitPattern: name.utf8Start[i]) }
+                return start + name.utf8CodeUnitCount
+            }
+            _ = remove { text("frames.json", at: $0) }
+            _ = remove { text(".DS_Store", at: $0) }
+            var misses = 0, n = 0
+            while misses < 1000 && n < 10_000_000 {
+                // "frame-" + five or more digits + ".png", written without allocating.
+                var width = 5, scale = 100_000
+                while n >= scale { width += 1; scale *= 10 }
+                let found = remove { start in
+                    let digits = text("frame-", at: start)
                     var v = n
                     for i in stride(from: width - 1, through: 0, by: -1) {
-                        buffer[at + i] = CChar(48 + v % 10)
+                        buffer[digits + i] = CChar(48 + v % 10)
                         v /= 10
                     }
-                    at += width
-                    for i in 0..<suffix.utf8CodeUnitCount { buffer[at] = CChar(bitPattern: suffix.utf8Start[i]); at += 1 }
-                    buffer[at] = 0
-                    misses = unlink(buffer.baseAddress!) == 0 ? 0 : misses + 1
-                    n += 1
+                    return text(".png", at: digits + width)
                 }
-                buffer[length] = 0
-                rmdir(buffer.baseAddress!)
+                misses = found ? 0 : misses + 1
+                n += 1
             }
+            buffer[length] = 0
+            rmdir(buffer)
         }
+    }
+
+    /// Makes what ``removeAllFromSignalHandler()`` reads before any crash can need it: the
+    /// crash table and its path buffer, each made once on first use, which inside a signal
+    /// handler would allocate. The command line calls it where it installs its handlers.
+    public static func prepareForCrashCleanup() {
+        _ = crashTable
+        _ = crashPath
     }
 
     /// Makes a temporary file or folder with `create` (which returns its path, or nil when
@@ -122,6 +137,13 @@ public enum TemporaryFiles {
         let table = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotSize)
         table.initialize(repeating: 0, count: slots * slotSize)
         return table
+    }()
+
+    /// A path of a slot and a name in its folder, for the crash handler.
+    nonisolated(unsafe) static let crashPath: UnsafeMutablePointer<CChar> = {
+        let path = UnsafeMutablePointer<CChar>.allocate(capacity: slotSize + 64)
+        path.initialize(repeating: 0, count: slotSize + 64)
+        return path
     }()
 
     private static let registry = Registry()

@@ -91,6 +91,11 @@ public struct Carousel: Sendable {
     /// ``frame(at:)`` and ``frameIndex(at:)`` throw for a time outside the timeline.
     public var frameCount: Int { states.count }
 
+    /// How long the frames play, in seconds: ``frameCount`` / fps, what a player reports for
+    /// the file. The script's length (``Timeline/length``) can differ by up to half a frame:
+    /// the default script's 11.5 s make `round(11.5 x 25)` = 288 frames, which play 11.52 s.
+    public var playLength: Double { Double(frameCount) / Double(options.fps) }
+
     /// What `frames.json` says of frame `index`.
     public func info(index i: Int) -> FrameInfo {
         let state = states[i]
@@ -123,12 +128,22 @@ public struct Carousel: Sendable {
         return options.touches.touches(in: overlayFrame(states[i], page: page(index: i)))
     }
 
+    /// The rows of one frame made for ``samePixels(_:_:made:)``, kept for the next call.
+    struct MadeRows {
+        let frame: Int
+        let rows: Range<Int>
+        let image: RGBAImage
+    }
+
     /// Whether frames `i` and `j` show the same pixels, whatever their keys: a picture of one
     /// colour sliding with no gap or dots to show it, a page lit where no dots are drawn.
-    /// The viewport's rows outside the overlays' boxes are compared in the strip, row by row
-    /// until one differs (on moving content, the first); only where they all match are the
-    /// rows from the highest box (or the footer) down made for both and compared.
-    func samePixels(_ i: Int, _ j: Int) -> Bool {
+    /// Outside the overlays' boxes a frame is its crop of the strip (and the footer's
+    /// background), so the viewport's rows are compared there, in the strip, outside the
+    /// boxes, row by row until one differs (on moving content, the first); only where they
+    /// all match are the rows the boxes span made for both and compared. `made` keeps the
+    /// rows made for `j`, which the next call, asking about `j` and `j + 1`, takes when the
+    /// boxes span the same rows (a touch indicator moving along a row).
+    func samePixels(_ i: Int, _ j: Int, made: inout MadeRows?) -> Bool {
         let boxes = [i, j].flatMap { k in
             overlays.flatMap { $0.boxes(for: overlayFrame(states[k], page: page(index: k))) }
         }
@@ -152,8 +167,13 @@ public struct Carousel: Sendable {
                 }
             }
         }
-        let top = min(boxes.map(\.y0).min() ?? height, geometry.height)
-        return top >= height || frame(index: i, from: max(0, top)) == frame(index: j, from: max(0, top))
+        let top = max(0, boxes.map(\.y0).min() ?? 0), bottom = min(height, boxes.map(\.y1).max() ?? 0)
+        guard top < bottom else { return true }
+        let rows = top..<bottom
+        let before = made.flatMap { $0.frame == i && $0.rows == rows ? $0.image : nil } ?? frame(index: i, rows: rows)
+        let after = frame(index: j, rows: rows)
+        made = MadeRows(frame: j, rows: rows, image: after)
+        return before == after
     }
 
     /// The lit page (0-based) of frame `index` under `--dots-switch`.
@@ -185,18 +205,26 @@ public struct Carousel: Sendable {
     /// Frame `index`'s rows from row `top` (at most ``height``) down, exactly as
     /// ``frame(index:)`` has them.
     func frame(index i: Int, from top: Int) -> RGBAImage {
-        picture(of: states[i], page: page(index: i), from: top)
+        frame(index: i, rows: top..<height)
     }
 
-    private func picture(of state: FrameState, page: Int, from top: Int = 0) -> RGBAImage {
-        precondition(top >= 0 && top <= height, "Carousel.picture: row \(top) is outside 0...\(height)")
+    /// Frame `index`'s rows `rows` (within 0..<``height``), exactly as ``frame(index:)`` has them.
+    func frame(index i: Int, rows: Range<Int>) -> RGBAImage {
+        picture(of: states[i], page: page(index: i), rows: rows)
+    }
+
+    /// Rows `rows` of the picture of `state` with `page` lit (every row by default).
+    private func picture(of state: FrameState, page: Int, rows: Range<Int>? = nil) -> RGBAImage {
+        let rows = rows ?? 0..<height
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "Carousel.picture: rows \(rows) are outside 0..<\(height)")
         let stripX = geometry.stripX(forX0: geometry.x0(at: state.position))
         // The viewport's crop with the footer band below it, in one buffer.
-        let cropTop = min(top, geometry.height)
-        var image = strip.cropped(x: stripX, y: cropTop, width: geometry.width, height: geometry.height - cropTop,
-                                  padding: height - max(top, geometry.height), fill: options.background)
+        let cropTop = min(rows.lowerBound, geometry.height), cropBottom = min(rows.upperBound, geometry.height)
+        var image = strip.cropped(x: stripX, y: cropTop, width: geometry.width, height: cropBottom - cropTop,
+                                  padding: max(0, rows.upperBound - max(rows.lowerBound, geometry.height)),
+                                  fill: options.background)
         let frame = overlayFrame(state, page: page)
-        for overlay in overlays { overlay.draw(on: &image, top: top, frame: frame) }
+        for overlay in overlays { overlay.draw(on: &image, top: rows.lowerBound, frame: frame) }
         return image
     }
 

@@ -142,10 +142,11 @@ extension Carousel {
         var reserved = overlays.flatMap(\.colors)
         if options.dots.placement == .footer { reserved.append(options.background.opaque) }
         let carousel = self
+        var made: MadeRows?
         return FramePlan(
             width: width, height: height, fps: options.fps, count: frameCount,
             layer: strip, background: options.background, reservedColors: reserved,
-            key: { pictureKey(index: $0) }, samePixels: { samePixels($0, $1) }, segment: { states[$0].segment },
+            key: { pictureKey(index: $0) }, samePixels: { samePixels($0, $1, made: &made) }, segment: { states[$0].segment },
             moving: { timeline.segments[states[$0].segment].motion.isMoving },
             layerX: { g.stripX(forX0: g.x0(at: states[$0].position)) },
             overlayBoxes: { i in

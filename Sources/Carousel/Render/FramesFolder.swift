@@ -21,9 +21,8 @@ public enum FramesFolder {
     /// folder has been looked at (`.DS_Store`, and `._NAME`, the AppleDouble file of one of
     /// them on a volume without extended attributes).
     public static func isOwnFile(_ name: String) -> Bool {
-        if name == ".DS_Store" { return true }
         let own = name.hasPrefix("._") ? String(name.dropFirst(2)) : name
-        return own == "frames.json" || (own.hasPrefix("frame-") && own.hasSuffix(".png"))
+        return own == ".DS_Store" || own == "frames.json" || (own.hasPrefix("frame-") && own.hasSuffix(".png"))
     }
 
     private static func touchJSON(_ touch: TouchPoint?) -> String {

@@ -19,6 +19,14 @@ extension String {
 }
 
 extension StringProtocol {
+    /// The text with its first letter in lowercase where it starts a word in lowercase after
+    /// it ("No space left" → "no space left"), as every message reads; a word in capitals
+    /// throughout ("RFS specific error", "IDAT") is kept.
+    package var sentenceInLowercase: String {
+        guard let first = first, first.isUppercase, dropFirst().first?.isLowercase == true else { return String(self) }
+        return first.lowercased() + dropFirst()
+    }
+
     /// The text without the spaces and tabs at either end: the Unicode scalars of general
     /// category Zs and U+0009, what Foundation's `CharacterSet.whitespaces` holds. Line
     /// breaks and combining marks stay.

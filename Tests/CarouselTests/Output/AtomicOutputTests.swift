@@ -59,7 +59,7 @@ struct AtomicOutputTests {
 
     /// What macOS's Finder leaves in a frames folder it has shown does not stop the folder
     /// being replaced; another file does.
-    @Test(arguments: [(".DS_Store", true), ("._frame-00000.png", true), ("._frames.json", true),
+    @Test(arguments: [(".DS_Store", true), ("._.DS_Store", true), ("._frame-00000.png", true), ("._frames.json", true),
                       ("._notes.txt", false), (".hidden", false), ("frame-00000.jpg", false)])
     func finderFilesAreReplaceable(_ name: String, _ replaceable: Bool) throws {
         #expect(FramesFolder.isOwnFile(name) == replaceable)

@@ -54,6 +54,7 @@ struct FileErrorsTests {
         // Every reason starts in lowercase, the C library's texts too.
         #expect(FileErrors.posixReason(EIO) == "input/output error")
         #expect(FileErrors.posixReason(EEXIST) == "file exists")
+        #expect(["RFS specific error", "No space", "IDAT", "A", ""].map(\.sentenceInLowercase) == ["RFS specific error", "no space", "IDAT", "A", ""])
     }
 
     /// Spaces and tabs trimmed at the ends, line breaks and inner spaces kept.

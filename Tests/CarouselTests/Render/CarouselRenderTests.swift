@@ -422,8 +422,9 @@ struct CarouselRenderTests {
     /// Frames whose keys differ but whose pixels do not merge too, in every format: pictures
     /// of one colour sliding with no gap or dots to show it, transparent pictures on a
     /// transparent background, a move between two pictures of one colour beside a busy one,
-    /// and pictures of one colour under dots, which change where a move is half done.
-    @Test(arguments: ["one colour", "transparent", "beside a busy one", "under dots"])
+    /// and pictures of one colour under dots, over the viewport or in a footer, which change
+    /// where a move is half done.
+    @Test(arguments: ["one colour", "transparent", "beside a busy one", "under dots", "in a footer"])
     func samePixelsUnderOtherKeysMerge(_ kind: String) throws {
         var options = CarouselOptions()
         options.fps = 10
@@ -433,8 +434,8 @@ struct CarouselRenderTests {
         let images: [RGBAImage]
         switch kind {
         case "one colour": images = [red, red, red]
-        case "under dots":
-            options.dots.placement = .overlay
+        case "under dots", "in a footer":
+            options.dots.placement = kind == "under dots" ? .overlay : .footer
             images = [red, red, red]
         case "transparent":
             options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
@@ -466,6 +467,24 @@ struct CarouselRenderTests {
             i += frame.span
         }
         #expect(i == carousel.frameCount)
+    }
+
+    /// A frame's rows made alone are those rows of the whole frame: within the viewport,
+    /// across the footer's edge, in the footer, none.
+    @Test func rowsOfAFrameAreTheFramesRows() throws {
+        var options = CarouselOptions()
+        options.fps = 10
+        options.hold = 0.3
+        options.dots.placement = .footer
+        let carousel = try Carousel(images: Self.busyItems(3), options: options)
+        let h = carousel.height, viewport = carousel.geometry.height
+        for i in [0, 3, carousel.frameCount - 1] {
+            let whole = carousel.frame(index: i)
+            for rows in [0..<h, 0..<5, 7..<viewport, 10..<(viewport + 9), viewport..<h, (h - 1)..<h, 4..<4] {
+                #expect(carousel.frame(index: i, rows: rows) == whole.cropped(x: 0, y: rows.lowerBound, width: whole.width,
+                                                                              height: rows.count), "frame \(i), rows \(rows)")
+            }
+        }
     }
 
     /// Edge layouts render a valid GIF: 1x1 images (the dots fall outside the viewport),
