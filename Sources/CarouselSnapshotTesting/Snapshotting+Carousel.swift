@@ -70,10 +70,21 @@ extension Diffing where Value == RGBAImage {
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
                 guard !comparison.matches(tolerance) else { return nil }
                 let (paths, attachments) = artifacts(reference: reference, actual: actual, tolerance: tolerance)
-                return (comparison.summary(tolerance) + paths, attachments)
+                return (comparison.summary(tolerance) + blankReferenceHint(reference, actual) + paths, attachments)
             }
         )
     }
+}
+
+/// A line for a reference with every pixel transparent black beside an actual image with
+/// some other: what a snapshot of a time outside the timeline recorded, beside its failure,
+/// on its first run. Once the time is mended that reference has to go; nothing else says so.
+func blankReferenceHint(_ reference: RGBAImage, _ actual: RGBAImage) -> String {
+    guard reference.width > 0, reference.pixels.allSatisfy({ $0 == 0 }), actual.pixels.contains(where: { $0 != 0 }) else {
+        return ""
+    }
+    return "\nThe reference is blank (every pixel transparent black), as a snapshot of a time outside the timeline "
+        + "records it on its first run: if it was made so, record it again (SNAPSHOT_TESTING_RECORD=failed) or delete it."
 }
 
 /// The reference, the actual image and their difference image of a failed comparison, each

@@ -72,6 +72,19 @@ struct CarouselSnapshotTests {
         }
     }
 
+    /// The blank reference such a snapshot records on its first run is named as such when a
+    /// mended time is compared with it; a reference with pixels is not.
+    @Test func blankReferenceIsNamed() throws {
+        let carousel = try Self.carousel()
+        let diffing = Diffing<RGBAImage>.rgbaImage()
+        let actual = try carousel.frame(at: 0)
+        let blank = RGBAImage(width: actual.width, height: actual.height)
+        let message = try #require(diffing.diffV2(blank, actual)?.0)
+        #expect(message.contains("The reference is blank (every pixel transparent black)"), "\(message)")
+        let other = try #require(diffing.diffV2(try carousel.frame(at: 2.15), actual)?.0)
+        #expect(!other.contains("The reference is blank"), "\(other)")
+    }
+
     @Test func stripOfTheCarousel() throws {
         assertSnapshot(of: try Self.carousel(), as: .strip())
     }
