@@ -9,6 +9,7 @@ import Testing
 struct EcosystemTests {
     static let root = ExamplePackageTests.root
 
+    /// Whether the suite runs on Linux, where the release archive and fuzzing are built.
     #if os(Linux)
     static let onLinux = true
     #else

@@ -312,6 +312,7 @@ struct ProgressTests {
         false
         #endif
     }
+    /// Why the terminal checks are skipped where they are.
     static let noScript: Comment = "util-linux's script(1) not installed; skipping the terminal check"
 
     @Test(.enabled(if: hasScript, noScript))

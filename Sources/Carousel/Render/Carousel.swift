@@ -130,8 +130,11 @@ public struct Carousel: Sendable {
 
     /// The rows of one frame made for ``samePixels(_:_:made:)``, kept for the next call.
     struct MadeRows {
+        /// The frame they are of.
         let frame: Int
+        /// Which rows.
         let rows: Range<Int>
+        /// The rows, as ``frame(index:rows:)`` makes them.
         let image: RGBAImage
     }
 
