@@ -419,12 +419,12 @@ struct CarouselRenderTests {
         #expect(gif.delays.reduce(0, +) == (0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 10) }.reduce(0, +))
     }
 
-    /// Frames whose keys differ but whose pixels do not merge too, in every format: pictures
+    /// Frames whose keys differ but whose pixels do not, merge too, in every format: pictures
     /// of one colour sliding with no gap or dots to show it, transparent pictures on a
     /// transparent background, a move between two pictures of one colour beside a busy one,
-    /// and pictures of one colour under dots, over the viewport or in a footer, which change
-    /// where a move is half done.
-    @Test(arguments: ["one colour", "transparent", "beside a busy one", "under dots", "in a footer"])
+    /// pictures of one colour under dots, over the viewport or in a footer, which change
+    /// where a move is half done, and under a finger whose indicator is wider than the view.
+    @Test(arguments: ["one colour", "transparent", "beside a busy one", "under dots", "in a footer", "under a finger"])
     func samePixelsUnderOtherKeysMerge(_ kind: String) throws {
         var options = CarouselOptions()
         options.fps = 10
@@ -436,6 +436,10 @@ struct CarouselRenderTests {
         case "one colour": images = [red, red, red]
         case "under dots", "in a footer":
             options.dots.placement = kind == "under dots" ? .overlay : .footer
+            images = [red, red, red]
+        case "under a finger":
+            options.touches.size = 200
+            options.script = try Script(parsing: "drag -30 0.5; release; hold 0.3")
             images = [red, red, red]
         case "transparent":
             options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
