@@ -140,39 +140,26 @@ public struct Carousel: Sendable {
 
     /// Whether frames `i` and `j` show the same pixels, whatever their keys: a picture of one
     /// colour sliding with no gap or dots to show it, a page lit where no dots are drawn.
-    /// Outside the overlays' boxes a frame is its crop of the strip (and the footer's
-    /// background), so the viewport's rows are compared there, in the strip, outside the
-    /// boxes, row by row until one differs (on moving content, the first); only where they
-    /// all match are the rows the boxes span made for both and compared. `made` keeps the
-    /// rows made for `j`, which the next call, asking about `j` and `j + 1`, takes when the
-    /// boxes span the same rows (a touch indicator moving along a row).
+    /// Outside the rows the overlays' boxes span, a frame's rows are its crop of the strip
+    /// (and the footer's background), so those are compared in the strip, row by row until
+    /// one differs (on moving content, the first); only where they all match are the rows
+    /// the boxes span made for both and compared. `made` keeps the rows made for `j`, which
+    /// the next call, asking about `j` and `j + 1`, takes when the boxes span the same rows
+    /// (a touch indicator moving along a row).
     func samePixels(_ i: Int, _ j: Int, made: inout MadeRows?) -> Bool {
         let boxes = [i, j].flatMap { k in
             overlays.flatMap { $0.boxes(for: overlayFrame(states[k], page: page(index: k))) }
         }
+        let top = max(0, boxes.map(\.y0).min() ?? 0), bottom = min(height, boxes.map(\.y1).max() ?? 0)
+        let rows = top..<max(top, bottom)
         let xi = geometry.stripX(forX0: geometry.x0(at: states[i].position))
         let xj = geometry.stripX(forX0: geometry.x0(at: states[j].position))
-        let w = geometry.width
         if xi != xj {
-            for y in 0..<geometry.height {
-                // The columns no box covers on this row, compared a run at a time.
-                let covered = boxes.filter { y >= $0.y0 && y < $0.y1 }
-                    .map { box in
-                        let left = min(w, max(0, box.x0))
-                        return left..<max(left, min(w, box.x1))
-                    }.sorted { $0.lowerBound < $1.lowerBound }
-                var x = 0
-                for run in covered + [w..<w] {
-                    if run.lowerBound > x, !strip.pixelsMatch(row: y, xi + x, xj + x, count: run.lowerBound - x) {
-                        return false
-                    }
-                    x = max(x, run.upperBound)
-                }
+            for y in 0..<geometry.height where !rows.contains(y) {
+                if !strip.pixelsMatch(row: y, xi, xj, count: geometry.width) { return false }
             }
         }
-        let top = max(0, boxes.map(\.y0).min() ?? 0), bottom = min(height, boxes.map(\.y1).max() ?? 0)
-        guard top < bottom else { return true }
-        let rows = top..<bottom
+        guard !rows.isEmpty else { return true }
         let before = made.flatMap { $0.frame == i && $0.rows == rows ? $0.image : nil } ?? frame(index: i, rows: rows)
         let after = frame(index: j, rows: rows)
         made = MadeRows(frame: j, rows: rows, image: after)

@@ -63,7 +63,7 @@ public struct FramePlan: Sendable {
     /// pixels are the same (`samePixels(i - 1, i)`, asked where the keys differ), merge (up
     /// to ``maximumDelay``); `segment(i)` groups frames into scenes.
     init<Key: Equatable>(width: Int, height: Int, fps: Int, count: Int, layer: RGBAImage, background: RGBA,
-                         reservedColors: [RGBA], key: (Int) -> Key, samePixels: (Int, Int) -> Bool = { _, _ in false },
+                         reservedColors: [RGBA], key: (Int) -> Key, samePixels: (Int, Int) -> Bool,
                          segment: (Int) -> Int, moving: (Int) -> Bool,
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
                          pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
