@@ -63,9 +63,11 @@ public struct Carousel: Sendable {
         }
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
         states = timeline.frames(fps: options.fps)
+        // With one page the carousel is a still (spec section 2): no dots, and no finger drawn
+        // over content that cannot scroll, as apps stop a one-item carousel scrolling.
         var overlays: [any Overlay] = []
         if options.dots.placement != .none && images.count > 1 { overlays.append(options.dots) }
-        if options.touches.mode == .show && timeline.segments.contains(where: { $0.finger != nil }) {
+        if options.touches.mode == .show && images.count > 1 && timeline.segments.contains(where: { $0.finger != nil }) {
             overlays.append(options.touches)
         }
         self.overlays = overlays

@@ -214,11 +214,20 @@ struct CarouselRenderTests {
         }
     }
 
-    @Test func onePageIsAStill() throws {
-        let carousel = try Carousel(images: Self.flatItems(1), options: CarouselOptions())
+    /// One page is a still (spec section 2) whatever the script: moves hold, and a finger's
+    /// gestures draw no indicator over content that cannot scroll.
+    @Test(arguments: [nil, "drag -50 0.3; release; hold 0.3", "swipe next; hold 0.5; drag 30; hold 0.2; release; next"])
+    func onePageIsAStill(_ script: String?) throws {
+        var options = CarouselOptions()
+        options.script = try script.map { try Script(parsing: $0) }
+        let carousel = try Carousel(images: Self.flatItems(1), options: options)
         let gif = try DecodedGIF([UInt8](carousel.gifData()))
         #expect(gif.frames.count == 1)
         #expect(gif.delays == [(0..<carousel.frameCount).map { FrameInfo.delay(frame: $0, fps: 25) }.reduce(0, +)])
+        #expect((0..<carousel.frameCount).allSatisfy { carousel.touch(index: $0) == nil })
+        if script != nil {
+            #expect((0..<carousel.frameCount).contains { carousel.states[$0].phase == .drag }, "the script's gesture is in the timeline")
+        }
     }
 
     /// Across every jump from a clone to its real page, the two frames are the same picture (dots on).
