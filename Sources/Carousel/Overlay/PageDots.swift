@@ -73,11 +73,12 @@ public struct PageDots: Equatable, Sendable {
 
     /// The dots for `count` pages with `current` lit, in a frame of `width x viewportHeight`.
     ///
-    /// The row is centred. When it is wider than the viewport less one dot pitch of
-    /// margin, it behaves like iOS 14's page control: the dots nearest the current
-    /// one keep their full size and the others shrink (to 2/3, then 1/3) toward
-    /// both ends, and the row scrolls so the current dot stays in view; dots that
-    /// would leave the row are not drawn.
+    /// The row is centred, one dot a page (spec section 4) wherever the row fits the
+    /// viewport. Where it is wider, it behaves like iOS 14's page control: it shows the
+    /// odd number of dots that fit in the viewport less one dot pitch of margin, the dots
+    /// nearest the current one keep their full size and the others shrink (to 2/3, then
+    /// 1/3) toward both ends, and the row scrolls so the current dot stays in view; dots
+    /// that would leave the row are not drawn.
     public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {
         guard placement != .none, count > 1 else { return [] }
         let y = placement == .overlay
@@ -85,12 +86,12 @@ public struct PageDots: Equatable, Sendable {
             : Double(viewportHeight) + Double(PageDots.footerHeight) / 2
         let pitch = size + gap
         let fullWidth = Double(count) * size + Double(count - 1) * gap
-        let available = Double(width) - pitch
-        if fullWidth <= available || count <= 3 {
+        if fullWidth <= Double(width) || count <= 3 {
             let left = Double(width) / 2 - fullWidth / 2 + size / 2
             return (0..<count).map { Dot(x: left + Double($0) * pitch, y: y, diameter: size) }
         }
         // Visible slots, odd so the window can centre on the current dot.
+        let available = Double(width) - pitch
         var slots = max(3, Int((available + gap) / pitch))
         if slots % 2 == 0 { slots -= 1 }
         slots = min(slots, count)

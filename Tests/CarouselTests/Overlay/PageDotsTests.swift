@@ -28,6 +28,18 @@ struct PageDotsTests {
         #expect(dots.layout(count: 5, current: 0, width: 100, viewportHeight: 50).isEmpty)
     }
 
+    /// A row that fits the viewport, to its last pixel, shows a dot for every page (spec
+    /// section 4); one dot more and the row is a window.
+    @Test func everyDotWhereTheRowFits() {
+        let dots = PageDots()
+        // 13 dots of 8 with gaps of 8: 200 pixels.
+        let fits = dots.layout(count: 13, current: 12, width: 200, viewportHeight: 100)
+        #expect(fits.count == 13 && fits.allSatisfy { $0.diameter == 8 })
+        #expect(fits.first!.x == 4 && fits.last!.x == 196)
+        let window = dots.layout(count: 13, current: 12, width: 199, viewportHeight: 100)
+        #expect(window.count == 11 && window.contains { $0.diameter < 8 })
+    }
+
     /// A row too wide for the viewport keeps the current dot full size and in view, and shrinks toward the ends.
     @Test(arguments: [0, 1, 7, 20, 38, 39])
     func shrinksWhenTooMany(_ current: Int) throws {
