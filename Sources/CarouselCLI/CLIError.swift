@@ -31,8 +31,6 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
             }
         case .configValue:
             self.init(description: error.description, status: 64)
-        case let .timeOutsideTimeline(_, length):
-            self.init(description: "--at: must be in 0 ..< \(length.seconds) seconds (the timeline's length)", status: 64)
         default:
             self.init(description: error.description, status: 1)
         }

@@ -44,15 +44,59 @@ struct CarouselCommand: ParsableCommand {
     /// The refusal of the first argument (as its bytes) that is not UTF-8 text, or nil. Swift
     /// reads such an argument with U+FFFD in place of its bytes, so a file named that way would
     /// not be found, and an output named that way would be written under another name (perhaps
-    /// a file that is there). Its bytes outside UTF-8 are shown as `\xNN`.
+    /// a file that is there). Its bytes outside UTF-8 are shown as `\xNN`, after the option
+    /// whose value it is (`--fps: \xFF: ...`); a file's name, an image's or an option's, gets
+    /// the hint to rename it.
     static func nonUTF8Refusal(_ arguments: [[UInt8]]) -> String? {
-        guard let bytes = arguments.first(where: { String(utf8: $0) == nil }) else { return nil }
-        // The standard library's UTF-8 parser says which bytes make a character and which none.
+        guard let at = arguments.firstIndex(where: { String(utf8: $0) == nil }) else { return nil }
+        let bytes = arguments[at]
+        var option: String?, value = bytes[...]
+        if let previous = valueOption(before: at, in: arguments) {
+            option = previous
+        } else if bytes.starts(with: Array("--".utf8)), let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+                  let name = String(utf8: bytes[..<equals]), valueOptions.contains(name) {
+            option = name
+            value = bytes[(equals + 1)...]
+        }
+        let isOption = option == nil && bytes.first == UInt8(ascii: "-")
+        let namesFile = option.map(fileOptions.contains) ?? !isOption
+        let hint = namesFile ? " (rename a file named so)" : ""
+        let shown = shownBytes(Array(value)).escapingControlCharacters
+        return (option.map { "\($0): " } ?? "") + shown + ": not UTF-8 text; carousel reads its arguments as UTF-8" + hint
+    }
+
+    /// The options that take a value: the option table's, the output, the config file and `--at`.
+    static let valueOptions: Set<String> = Set(OptionKey.allCases.filter { !$0.valueName.isEmpty }.map(\.flag))
+        .union(["-o", "--output", "--config", "--at"])
+
+    /// The options whose value names a file.
+    static let fileOptions: Set<String> = ["-o", "--output", "--config", OptionKey.scriptFile.flag]
+
+    /// The option whose value `arguments[at]` is, when the argument before it is one that takes
+    /// a value and is not itself another option's value (nor after `--`).
+    static func valueOption(before at: Int, in arguments: [[UInt8]]) -> String? {
+        var k = 0
+        while k < at {
+            guard let text = String(utf8: arguments[k]) else { return nil }
+            if text == "--" { return nil }
+            if valueOptions.contains(text) {
+                if k + 1 == at { return text }
+                k += 2
+            } else {
+                k += 1
+            }
+        }
+        return nil
+    }
+
+    /// `bytes` as text, each byte outside UTF-8 as `\xNN`. The standard library's UTF-8 parser
+    /// says which bytes make a character and which none.
+    static func shownBytes(_ bytes: [UInt8]) -> String {
         var shown = ""
         var at = 0
         var iterator = bytes.makeIterator()
         var parser = Unicode.UTF8.ForwardParser()
-        parsing: while true {
+        while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 shown.unicodeScalars.append(Unicode.UTF8.decode(encoded))
@@ -61,10 +105,9 @@ struct CarouselCommand: ParsableCommand {
                 for byte in bytes[at..<(at + length)] { shown += "\\x" + String(byte, radix: 16, uppercase: true) }
                 at += length
             case .emptyInput:
-                break parsing
+                return shown
             }
         }
-        return "\(shown.escapingControlCharacters): not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)"
     }
 
     /// What a run ends with: exit status, text for stdout (help) and the error line, if any.

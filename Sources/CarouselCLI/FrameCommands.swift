@@ -27,7 +27,12 @@ struct Frame: ParsableCommand {
         guard let time = MediaTime(parsing: trimmed) else {
             throw CLIError.usage("--at: \(MediaTime.optionRefusal(at))")
         }
-        let index = try carousel.frameIndex(at: time)
+        let index: Int
+        do {
+            index = try carousel.frameIndex(at: time)
+        } catch CarouselError.timeOutsideTimeline(_, let length) {
+            throw CLIError.usage("--at: must be in 0 ..< \(length.seconds) seconds (the timeline's length), got \(at.shownTrimmed)")
+        }
         let data = try encode(carousel.frame(index: index), name: output)
         try AtomicOutput.write(data, to: output)
         Progress(quiet: arguments.isQuiet, start: start)

@@ -51,6 +51,8 @@ struct EndToEndTests {
         // The folder that is missing named as written, not as an absolute path.
         Bad(arguments: ["frames", "imgs", "-o", "no/such/frames"], status: 1, says: "error: no/such/frames: cannot write in no/such: no such folder"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "afile"], status: 64, says: "--at: must be in 0 ..< "),
+        // The value as written, unit and all.
+        Bad(arguments: ["frame", "imgs", "--at", " 99s", "-o", "afile"], status: 64, says: "(the timeline's length), got 99s"),
         Bad(arguments: ["frame", "imgs", "--at", "1", "-o", "keep.gif"], status: 64, says: "-o keep.gif: frame writes a PNG; name it .png"),
         Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "--format: expected gif, webp or apng, got \"bmp\""),
         Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101"),

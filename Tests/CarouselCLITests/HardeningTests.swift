@@ -108,6 +108,11 @@ struct HardeningTests {
             '\(binary)' render $'\\xff.png' -o out.gif 2>in.txt; echo $? > in.status
             '\(binary)' render imgs -o $'\\xfe.gif' 2>out.txt; echo $? > out.status
             '\(binary)' render u8 -o out.gif 2>folder.txt; echo $? > folder.status
+            '\(binary)' render imgs --fps $'\\xff' -o out.gif 2>fps.txt; echo $? > fps.status
+            '\(binary)' render imgs --script=$'hold \\xff' -o out.gif 2>script.txt; echo $? > script.status
+            '\(binary)' render imgs --script-file $'\\xff.txt' -o out.gif 2>file.txt; echo $? > file.status
+            '\(binary)' render --script --fps $'\\xff.png' -o out.gif 2>value.txt; echo $? > value.status
+            '\(binary)' render imgs --f$'\\xff' -o out.gif 2>flag.txt; echo $? > flag.status
             """
         #expect(try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url).status == 0)
         func said(_ name: String) -> (String, String) {
@@ -115,7 +120,14 @@ struct HardeningTests {
              String(decoding: w.data(name + ".txt") ?? Data(), as: UTF8.self))
         }
         #expect(said("in") == ("64\n", "error: \\xFF.png: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
-        #expect(said("out") == ("64\n", "error: \\xFE.gif: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        #expect(said("out") == ("64\n", "error: -o: \\xFE.gif: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        // An option's value is named by its option; only files are to be renamed.
+        #expect(said("fps") == ("64\n", "error: --fps: \\xFF: not UTF-8 text; carousel reads its arguments as UTF-8\n"))
+        #expect(said("script") == ("64\n", "error: --script: hold \\xFF: not UTF-8 text; carousel reads its arguments as UTF-8\n"))
+        #expect(said("file") == ("64\n", "error: --script-file: \\xFF.txt: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        // `--fps` is the script's value here, so the name is an image's.
+        #expect(said("value") == ("64\n", "error: \\xFF.png: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        #expect(said("flag") == ("64\n", "error: --f\\xFF: not UTF-8 text; carousel reads its arguments as UTF-8\n"))
         #if os(Linux)
         // macOS's file systems take no such name: there `cp` makes no file and the folder is empty.
         #expect(said("folder") == ("1\n", "error: u8/\u{FFFD}.png: the file's name is not UTF-8 text; rename it\n"))
