@@ -15,6 +15,9 @@ struct HardeningTests {
     }
 
     static let cases: [Case] = [
+        // Pages of a microsecond fit a billion in the hour; their steps would not fit in memory.
+        Case(arguments: ["render", "imgs", "--hold", "0.000001", "--duration", "0", "--script", "autoplay 1000000000"], status: 1,
+             says: "error: --script: step 1 \"autoplay 1000000000\": 1000000000 x 3 pages make 3000000000 holds and as many moves, more than the 1000000 steps a timeline may have"),
         Case(arguments: ["render", "imgs", "--easing", "cubic-bezier(0,1e18,1,0)"], status: 64, says: "--easing: expected linear"),
         Case(arguments: ["render", "imgs", "--easing", "spring(0.5,1e-308)"], status: 64, says: "--easing: expected linear"),
         Case(arguments: ["render", "imgs", "--easing", "spring(1e308,0.4)"], status: 64, says: "--easing: expected linear"),

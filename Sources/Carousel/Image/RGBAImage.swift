@@ -39,7 +39,9 @@ public struct RGBAImage: Equatable, Sendable {
     ///
     /// - Precondition: `width >= 0 && height >= 0`.
     public init(width: Int, height: Int, fill: RGBA = .clear) {
-        precondition(width >= 0 && height >= 0, "RGBAImage: an image is at least 0x0, got \(width)x\(height)")
+        precondition(width >= 0 && height >= 0 && width.multipliedReportingOverflow(by: height).partialValue <= Int.max / 4
+                     && !width.multipliedReportingOverflow(by: height).overflow,
+                     "RGBAImage: an image is at least 0x0 and its bytes fit in an Int, got \(width)x\(height)")
         self.width = width
         self.height = height
         guard fill != .clear else {
@@ -110,6 +112,8 @@ public struct RGBAImage: Equatable, Sendable {
     ///
     /// Parts of `source` that fall outside this image are dropped.
     public mutating func paste(_ source: RGBAImage, x: Int, y: Int) {
+        // Wholly outside: nothing to paste (and the sums below stay within Int).
+        guard x < width, y < height, x > -source.width, y > -source.height else { return }
         let x0 = max(0, x), x1 = min(width, x + source.width)
         let y0 = max(0, y), y1 = min(height, y + source.height)
         guard x0 < x1, y0 < y1 else { return }

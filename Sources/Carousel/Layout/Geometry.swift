@@ -65,10 +65,16 @@ public struct Geometry: Equatable, Sendable {
     /// Clones after the last real item.
     public let rightClones: Int
 
-    /// Builds the geometry and resolves `clones` against what it needs.
+    /// The most pages a geometry may have (more than any strip under ``Carousel/maximumStripPixels``
+    /// holds); the strip's arithmetic stays within `Int` below it.
+    public static let maximumCount = 1 << 31
+
+    /// Builds the geometry and resolves `clones` against what it needs: throws for no
+    /// pages and for sizes out of their options' ranges; more than ``maximumCount`` pages traps.
     public init(count: Int, width: Int, height: Int, itemWidth: Int, spacing: Int,
                 alignment: ItemAlignment, clones: ClonePolicy) throws(CarouselError) {
         guard count >= 1 else { throw .noImages }
+        precondition(count <= Geometry.maximumCount, "Geometry: \(count) pages; at most \(Geometry.maximumCount)")
         try Geometry.check(width: width, height: height, itemWidth: itemWidth, spacing: spacing)
         self.count = count
         self.width = width
@@ -133,10 +139,12 @@ public struct Geometry: Equatable, Sendable {
     /// Unshifted when the viewport fits there (every `next`/`prev` move from a real
     /// page does); otherwise shifted by whole periods `N * pitch`, which shows the
     /// same pixels: the recentring an iOS carousel does with a non-animated
-    /// `setContentOffset` during a long `goto`.
+    /// `setContentOffset` during a long `goto`. An `x0` beyond 2^52 either way is taken at
+    /// that bound, the farthest ``x0(at:)`` gives.
     public func stripX(forX0 x0: Int) -> Int {
-        let period = count * pitch
-        var x = x0 + leftClones * pitch
+        // Taken within the offsets ``x0(at:)`` gives, so the sums below stay within `Int`.
+        let period = count * pitch, far = Int(Geometry.farthest)
+        var x = min(far, max(-far, x0)) + leftClones * pitch
         if x < 0 { x += ceilDiv(-x, period) * period }
         let overflow = x + width - stripWidth
         if overflow > 0 { x -= ceilDiv(overflow, period) * period }
@@ -150,6 +158,9 @@ public struct Geometry: Equatable, Sendable {
     /// the viewport spans periodic columns `-pitch - a ..< N * pitch - a + W`.
     public static func minimumClones(width: Int, itemWidth: Int, spacing: Int,
                                      alignment: ItemAlignment) -> (left: Int, right: Int) {
+        precondition(width >= 1 && itemWidth >= 1 && spacing >= 0 && max(width, itemWidth, spacing) <= 1 << 30,
+                     "Geometry.minimumClones: width \(width), item width \(itemWidth), spacing \(spacing); "
+                     + "widths 1 ... 2^30, spacing 0 ... 2^30 (Geometry(...) checks them and throws)")
         let pitch = itemWidth + spacing
         let a = alignment == .start ? 0 : floorDiv(width - itemWidth, 2)
         return (max(0, ceilDiv(pitch + a, pitch)), max(0, ceilDiv(width - a, pitch)))

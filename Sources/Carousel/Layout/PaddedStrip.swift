@@ -8,6 +8,7 @@ public enum PaddedStrip {
     /// item's row over it (the strip is tens of megabytes at retina sizes, and the first
     /// touch of its memory costs as much as the writing).
     public static func build(items: [RGBAImage], geometry g: Geometry, background: RGBA) -> RGBAImage {
+        precondition(items.count == g.count, "PaddedStrip.build: \(items.count) items for a geometry of \(g.count)")
         let width = g.stripWidth, height = g.height
         // Each item's place in the strip, its part inside the strip (by column) and its source.
         let places: [(x0: Int, x1: Int, offset: Int, item: RGBAImage)] = (-g.leftClones..<(g.count + g.rightClones))

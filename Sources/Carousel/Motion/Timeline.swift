@@ -46,6 +46,12 @@ public struct Timeline: Equatable, Sendable {
     /// The default duration of `swipe`.
     public static let swipeDuration = MediaTime(microseconds: 150_000)
 
+    /// The most segments (holds, moves, drags, settles) a timeline may have once `autoplay` is
+    /// expanded, over five times the 180,000 frames of an hour at 50 fps. A script of 1 MiB writes at most
+    /// a few hundred thousand; an `autoplay` of many cycles with a hold and a duration of a
+    /// microsecond or two fits in the hour with billions, which would not fit in memory.
+    public static let maximumSegments = 1_000_000
+
     /// Number of real pages N.
     public let count: Int
     /// The segments in time order.
@@ -61,7 +67,9 @@ public struct Timeline: Equatable, Sendable {
     ///
     /// With one page nothing can move: every move becomes a hold of its length, and drags
     /// move the finger only. A timeline longer than ``MediaTime/maximum`` (one hour) is
-    /// refused before it is expanded, and so is an `autoplay` whose cycle lasts no time.
+    /// refused before it is expanded, and so is an `autoplay` whose cycle lasts no time. No
+    /// pages throws ``CarouselError/noImages``; more than ``Geometry/maximumCount`` pages, or
+    /// a pitch outside 1 ... that, traps.
     ///
     /// `written` is false where `script` stands in for a script nobody gave (the default
     /// `autoplay 1`): an autoplay past the hour is then the hold's error, not the step's.
@@ -72,6 +80,9 @@ public struct Timeline: Equatable, Sendable {
             if let reason = time.durationRefusal { throw .invalidOption(key: key, reason: reason) }
         }
         if let reason = easing.refusal { throw .invalidOption(key: .easing, reason: reason) }
+        guard count >= 1 else { throw .noImages }
+        precondition(count <= Geometry.maximumCount && (1...Geometry.maximumCount).contains(pitch),
+                     "Timeline: \(count) pages of \(pitch) px; 1 ... \(Geometry.maximumCount) each (a Geometry's count and pitch)")
         guard !script.entries.isEmpty else { throw Script.noSteps(script.source) }
         var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
                                       easing: easing, source: script.source, written: written)
@@ -89,7 +100,8 @@ public struct Timeline: Equatable, Sendable {
 
     /// Number of frames at `fps`: `round(T * fps)`, half up.
     public func frameCount(fps: Int) -> Int {
-        (length.microseconds * fps + 500_000) / 1_000_000
+        precondition(CarouselOptions.fpsRange.contains(fps), "Timeline: fps must be 1...50, got \(fps)")
+        return (length.microseconds * fps + 500_000) / 1_000_000
     }
 
     /// The index of the frame shown at `time` at `fps`: `floor(time * fps)`, exactly.

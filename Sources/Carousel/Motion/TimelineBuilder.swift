@@ -96,6 +96,12 @@ struct TimelineBuilder {
                 }
                 throw fail("\(pages) would last longer than the limit of one hour")
             }
+            // Each page is a hold and a move: pages of a microsecond or two fit in the hour by
+            // the billion, and their segments would not fit in memory.
+            guard pages <= (Timeline.maximumSegments - segments.count) / 2 else {
+                throw fail("\(cycles) x \(count) pages make \(pages) holds and as many moves, more than the "
+                           + "\(Timeline.maximumSegments) steps a timeline may have")
+            }
             for _ in 0..<pages {
                 add(hold, by: 0, easing: easing)
                 add(moveDuration, by: 1, easing: easing)

@@ -26,6 +26,9 @@ public struct CarouselOptions: Equatable, Sendable {
     public var duration: MediaTime = 0.3
     /// Default move easing.
     public var easing = Easing.easeInOut
+    /// The frame rates a render may have (spec section 3).
+    public static let fpsRange = 1...50
+
     /// Frames per second, 1...50.
     public var fps = 25
     /// The page dots' placement and look.
@@ -85,7 +88,7 @@ public struct CarouselOptions: Equatable, Sendable {
         case .duration:
             return duration.durationRefusal
         case .fps:
-            return (1...50).contains(fps) ? nil : "must be 1...50, got \(fps)"
+            return CarouselOptions.fpsRange.contains(fps) ? nil : "must be 1...50, got \(fps)"
         case .dotSize:
             return dots.size > 0 && dots.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(Self.written(dots.size))"
         case .dotGap:

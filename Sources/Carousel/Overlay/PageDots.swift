@@ -23,8 +23,11 @@ public enum DotsSwitch: String, CaseIterable, Codable, Sendable {
     /// The target page when the move ends.
     case end
 
-    /// The lit page (0-based) for a frame.
+    /// The lit page (0-based) for a frame of a carousel of `count` pages (at least 1; a state
+    /// the timeline made, whose position is finite).
     public func page(for state: FrameState, count: Int) -> Int {
+        precondition(count >= 1 && state.position.isFinite && abs(state.position) < 0x1p52,
+                     "DotsSwitch.page: \(count) pages at position \(state.position); at least 1 page, at a finite position")
         switch self {
         case .half:
             let nearest = Int((state.position + 0.5).rounded(.down))
@@ -78,9 +81,13 @@ public struct PageDots: Equatable, Sendable {
     /// odd number of dots that fit in the viewport less one dot pitch of margin, the dots
     /// nearest the current one keep their full size and the others shrink (to 2/3, then
     /// 1/3) toward both ends, and the row scrolls so the current dot stays in view; dots
-    /// that would leave the row are not drawn.
+    /// that would leave the row are not drawn. `current` outside the pages is taken at the
+    /// nearest end; ``size`` and ``gap`` outside their options' ranges trap.
     public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {
         guard placement != .none, count > 1 else { return [] }
+        precondition(size > 0 && size <= 1000 && gap >= 0 && gap <= 1000,
+                     "PageDots: size \(size) and gap \(gap); a size above 0 and at most 1000, a gap 0...1000")
+        let current = min(max(current, 0), count - 1)
         let y = placement == .overlay
             ? Double(viewportHeight - PageDots.overlayInset)
             : Double(viewportHeight) + Double(PageDots.footerHeight) / 2

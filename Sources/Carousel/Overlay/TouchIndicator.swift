@@ -112,10 +112,13 @@ extension TouchIndicator: Overlay {
         touches(in: frame).map(box(of:))
     }
 
+    /// The pixels `touch`'s circle covers. A touch far outside any picture (or at no place, NaN)
+    /// is taken a billion pixels away, where it covers none, so the box stays within `Int`.
     private func box(of touch: TouchPoint) -> PixelBox {
-        let r = size / 2
-        return PixelBox(x0: Int((touch.x - r).rounded(.down)), y0: Int((touch.y - r).rounded(.down)),
-                        x1: Int((touch.x + r).rounded(.up)) + 1, y1: Int((touch.y + r).rounded(.up)) + 1)
+        func place(_ v: Double) -> Double { v.isNaN ? -1e9 : min(max(v, -1e9), 1e9) }
+        let r = size.isNaN ? 0 : min(max(size / 2, 0), 1e6), x = place(touch.x), y = place(touch.y)
+        return PixelBox(x0: Int((x - r).rounded(.down)), y0: Int((y - r).rounded(.down)),
+                        x1: Int((x + r).rounded(.up)) + 1, y1: Int((y + r).rounded(.up)) + 1)
     }
 
     /// None: the indicator is translucent, so it is never drawn at full coverage.

@@ -190,8 +190,10 @@ public struct Carousel: Sendable {
     }
 
     /// The picture at `position` (pages) with `page` lit: what any resting frame there shows.
+    /// Pages repeat every ``Geometry/count``, as positions do: `page` -1 is the last page.
     public func picture(at position: Double, page: Int) -> RGBAImage {
-        picture(of: FrameState(index: 0, position: position, from: page, to: page, moving: false, jumped: false), page: page)
+        let count = geometry.count, lit = (page % count + count) % count
+        return picture(of: FrameState(index: 0, position: position, from: lit, to: lit, moving: false, jumped: false), page: lit)
     }
 
     /// Frame `index`'s rows from row `top` (at most ``height``) down, exactly as

@@ -82,6 +82,22 @@ struct TimelineTests {
         }
     }
 
+    /// Pages of a microsecond fit in the hour by the billion; their segments are refused before
+    /// they are made (a billion tried to allocate 9.9 GB), and so is a timeline of no pages.
+    @Test func refusesAutoplayOfTooManySteps() throws {
+        #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "autoplay 500000",
+                                             reason: "500000 x 1 pages make 500000 holds and as many moves, more than the 1000000 steps a timeline may have")) {
+            try Timeline(script: Script(parsing: "hold 1; autoplay 500000"), count: 1, pitch: 100,
+                         hold: MediaTime(microseconds: 1), moveDuration: 0, easing: .linear)
+        }
+        let fits = try Timeline(script: Script(parsing: "autoplay 1000"), count: 2, pitch: 100,
+                                hold: MediaTime(microseconds: 1), moveDuration: 0, easing: .linear)
+        #expect(fits.segments.count == 4000)
+        #expect(throws: CarouselError.noImages) {
+            try Timeline(script: .autoplay, count: 0, pitch: 100, hold: 2, moveDuration: 0.3, easing: .linear)
+        }
+    }
+
     /// Autoplay past the hour says what a page takes and how many pages: a written step is the
     /// step's error; the default script, which nobody wrote, the hold's.
     @Test func autoplayPastTheHourSaysWhy() throws {

@@ -71,6 +71,11 @@ public struct GIFWriter: ~Copyable {
     /// `clearAfter` restores the canvas to transparent instead.
     public func write(_ frame: IndexedFrame, left: Int = 0, top: Int = 0, delay: Int,
                       clearAfter: Bool = false) throws(CarouselError) {
+        // A GIF's image descriptor holds 16-bit places and sizes; a frame past the canvas is a broken file.
+        guard left >= 0, top >= 0, frame.width >= 1, frame.height >= 1, left <= width - frame.width, top <= height - frame.height else {
+            throw .output(box.takeUnretainedValue().name,
+                          "a \(frame.width)x\(frame.height) frame at (\(left), \(top)) lies outside the \(width)x\(height) canvas")
+        }
         var gcb = GraphicsControlBlock(DisposalMode: clearAfter ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, UserInputFlag: false,
                                        DelayTime: Int32(min(delay, 65535)),
                                        TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))

@@ -151,15 +151,19 @@ public final class ColorMapper {
         nearest(point: point(r, g, b))
     }
 
-    /// The point of the colour (r, g, b) in ``space``: the colour itself in RGB.
+    /// The point of the colour (r, g, b) in ``space``: the colour itself in RGB. Channels
+    /// outside 0...255 are taken at the nearest limit.
     @inline(__always)
     public func point(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
-        space == .oklab ? Oklab.point(r, g, b) : (r, g, b)
+        let (r, g, b) = (min(max(r, 0), 255), min(max(g, 0), 255), min(max(b, 0), 255))
+        return space == .oklab ? Oklab.point(r, g, b) : (r, g, b)
     }
 
-    /// The nearest entry to a point of ``space`` (each coordinate 0...``limits``).
+    /// The nearest entry to a point of ``space`` (each coordinate 0...``limits``; one outside
+    /// is taken at the nearest limit, as it indexes the cells).
     @inline(__always)
-    public func nearest(point p: (Int32, Int32, Int32)) -> UInt8 {
+    public func nearest(point q: (Int32, Int32, Int32)) -> UInt8 {
+        let p = (min(max(q.0, 0), limits.0), min(max(q.1, 0), limits.1), min(max(q.2, 0), limits.2))
         // Masking shifts: the amounts are 3 to 5, and a smart shift's checks would cost branches.
         let cell = Int((p.0 &>> shifts.0) &<< 10 | (p.1 &>> shifts.1) &<< 5 | (p.2 &>> shifts.2))
         var list = cells[cell]

@@ -90,11 +90,16 @@ public struct PaletteDesigner: Sendable {
     /// its exact colours.
     static let concentratedShare = 85.0
 
-    /// A designer for at most `maxColors` entries, clamped to 1...256.
+    /// The most k-means passes a designer makes: each pass moves every entry to the mean of
+    /// its colours, and past a few the palette barely moves.
+    public static let maximumRefinements = 16
+
+    /// A designer for at most `maxColors` entries, clamped to 1...256, with `refinements`
+    /// k-means passes, clamped to 0...``maximumRefinements``.
     public init(maxColors: Int, refinements: Int = PaletteDesigner.defaultRefinements, weights: ChannelWeights = .rgb,
                 space: ColorSpace = .rgb) {
         self.maxColors = min(256, max(1, maxColors))
-        self.refinements = refinements
+        self.refinements = min(PaletteDesigner.maximumRefinements, max(0, refinements))
         self.weights = weights
         self.space = space
     }

@@ -180,10 +180,14 @@ public struct Quantizer: Sendable {
     /// pixels with alpha below 128 to `transparentIndex` when there is one. `runSlack`
     /// (no dithering only) lets a pixel repeat its left neighbour's index at that much
     /// extra squared error. `originX` is the image's column in the picture it was cut
-    /// from: ordered dithering fixes its pattern to that picture.
+    /// from: ordered dithering fixes its pattern to that picture. A transparent index
+    /// outside 0...255, or a slack outside 0...2^24, traps.
     public static func map(_ image: RGBAImage, mapper: ColorMapper, dither: Dither, transparentIndex: Int?,
                            runSlack: Int32 = 0, originX: Int = 0) -> [UInt8] {
-        map(image, mapper: mapper, dither: dither, transparentIndex: transparentIndex, runSlack: runSlack,
+        precondition((0...255).contains(transparentIndex ?? 0) && (0...1 << 24).contains(runSlack),
+                     "Quantizer.map: transparent index \(transparentIndex.map(String.init) ?? "none") and run slack \(runSlack); "
+                     + "an index is 0...255, a slack 0...2^24")
+        return map(image, mapper: mapper, dither: dither, transparentIndex: transparentIndex, runSlack: runSlack,
             originX: originX, only: nil)
     }
 
