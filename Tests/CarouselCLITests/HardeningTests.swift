@@ -152,6 +152,23 @@ struct HardeningTests {
         #expect(w.leftovers.isEmpty)
     }
 
+    /// A picture far taller than its item is resampled a source row at a time: one row 6000
+    /// pixels wide from a picture 6000 tall took 576 MB (every source row resampled at once),
+    /// and a row 65535 wide from one 65535 tall failed to allocate 68 GB.
+    @Test(SlowTests.rendersAtLength, .enabled(if: EcosystemTests.onLinux, "ulimit -v limits the address space on Linux"))
+    func tallPictureIntoOneRowTakesLittleMemory() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary).path
+        try PNGCodec.encode(RGBAImage(width: 1, height: 6000, fill: RGBA(r: 200, g: 10, b: 10))).write(to: w.url.appendingPathComponent("tall.png"))
+        let script = "ulimit -v 300000; '\(binary)' frame tall.png --size 6000x1 --fit stretch --at 0 -o row.png --quiet"
+        let run = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url, timeout: 600)
+        #expect(run.status == 0, "\(run.stderr)")
+        let row = try PNGCodec.decode(try #require(w.data("row.png")))
+        #expect(row.width == 6000 && row.height == 1 && row.pixels.count == 6000 * 4)
+        #expect((0..<6000).allSatisfy { row[$0, 0] == RGBA(r: 200, g: 10, b: 10) })
+    }
+
     /// Names up to the 255 bytes a name may have are written: the temporary beside the output
     /// is cut short to fit.
     @Test func longestNamesAreWritten() throws {

@@ -6,9 +6,12 @@
 /// is copied exactly, and so is the part a fill or stretch shows at scale 1 from a
 /// whole pixel (an image as tall as the item and wider, say: a crop).
 public enum ItemFitter {
-    /// `image` fitted into `width x height` by `mode`, composited over `background`.
+    /// `image` fitted into `width x height` by `mode`, composited over `background`. The
+    /// image and the item are at least 1x1 (``Carousel`` refuses images without pixels).
     public static func fit(_ image: RGBAImage, width: Int, height: Int, mode: FitMode,
                            background: RGBA) -> RGBAImage {
+        precondition(image.width >= 1 && image.height >= 1 && width >= 1 && height >= 1,
+                     "ItemFitter.fit: a \(image.width)x\(image.height) image into \(width)x\(height); both at least 1x1")
         let iw = Double(image.width), ih = Double(image.height)
         let w = Double(width), h = Double(height)
         // Stretch and fill cover the whole item; fit letterboxes it over the background.
@@ -49,36 +52,39 @@ public enum ItemFitter {
         let sourceWidth = image.width, sourcePixels = image.pixels
         // The source columns any output reads.
         let (left, right) = across.span(0..<width)
-        // Bands of output rows. A band resamples horizontally the source rows its output rows
-        // read (a row is filtered once for each band that reads it), then vertically; every
-        // output pixel is the same sums in the same order whichever band makes it. What the
-        // bands gain is memory: a band's horizontal rows fit in a core's cache, where the whole
+        // Bands of output rows. A band resamples horizontally, one at a time, the source rows
+        // its output rows read (a row is filtered once for each band that reads it), and adds
+        // each to the sums of the output rows that read it, weighted; every output pixel is the
+        // same sums in the same order (its source rows from the top) whichever band makes it.
+        // What the bands gain is memory: a band's sums fit in a core's cache, where the whole
         // image's took about 3 MB a photograph and fresh pages for each (the benchmark's five
         // photographs fitted in 7.2–7.5 ms against 11.5–12.2 ms in one band, timed inside the
         // renderer). They run on all cores when one image is fitted; inside the images'
         // parallel map, libdispatch runs a nested map's iterations on the calling thread.
+        // Keeping a band's source rows resampled instead took their count times the width:
+        // 68 GB for one row 65535 pixels wide from a picture 65535 pixels tall.
         let pixels = [UInt8].parallelRows(height, rowBytes: width * 4, bandRows: bandRows) { band, start in
             let (low, high) = down.span(band)
-            // Premultiplied rows low..<high, resampled horizontally: a pixel's four channels are
-            // the lanes of one vector, each lane worked out as it would be alone.
-            let horizontal = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * (high - low))
             let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, sourceWidth))
-            let sum = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            let horizontal = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width)
+            let sums = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width * band.count)
+            sums.initialize(repeating: .zero, count: width * band.count)
             defer {
-                horizontal.deallocate()
                 row.deallocate()
-                sum.deallocate()
+                horizontal.deallocate()
+                sums.deallocate()
             }
             sourcePixels.withUnsafeBufferPointer { src in
-                across.withPointers { first, offset, taps in
+                across.withPointers { first, offset, taps in down.withPointers { firstRow, rowOffset, rowTaps in
                     for y in low..<high {
+                        // Premultiplied row y, resampled horizontally: a pixel's four channels
+                        // are the lanes of one vector, each lane worked out as it would be alone.
                         let base = y * sourceWidth * 4
                         for x in left..<right {
                             let i = base + x * 4, a = Float(src[i + 3]) * (1 / 255)
                             row[x] = SIMD4(Float(src[i]), Float(src[i + 1]), Float(src[i + 2]), Float(src[i + 3]))
                                 * SIMD4(a, a, a, 1)
                         }
-                        let out = horizontal + (y - low) * width
                         for x in 0..<width {
                             var total = SIMD4<Float>.zero
                             var s = first[x]
@@ -86,37 +92,35 @@ public enum ItemFitter {
                                 total += row[s] * taps[k]
                                 s += 1
                             }
-                            out[x] = total
+                            horizontal[x] = total
+                        }
+                        for o in band {
+                            let k = y - firstRow[o]
+                            guard k >= 0, k < rowOffset[o + 1] - rowOffset[o] else { continue }
+                            let weight = rowTaps[rowOffset[o] + k], sum = sums + (o - band.lowerBound) * width
+                            for i in 0..<width { sum[i] += horizontal[i] * weight }
                         }
                     }
-                }
+                } }
             }
             let dst = start.assumingMemoryBound(to: UInt8.self)
-            down.withPointers { first, offset, taps in
-                for y in band {
-                    sum.initialize(repeating: .zero, count: width)
-                    var source = first[y]
-                    for k in offset[y]..<offset[y + 1] {
-                        let h = horizontal + (source - low) * width, weight = taps[k]
-                        for i in 0..<width { sum[i] += h[i] * weight }
-                        source += 1
+            for y in band {
+                let sum = sums + (y - band.lowerBound) * width
+                let o = y * width * 4
+                for x in 0..<width {
+                    let v = sum[x]
+                    let alpha = min(255, max(0, v[3]))
+                    if alpha > 0 {
+                        let unpremultiply = 255 / alpha
+                        dst[o + x * 4] = UInt8(min(255, max(0, v[0] * unpremultiply + 0.5)))
+                        dst[o + x * 4 + 1] = UInt8(min(255, max(0, v[1] * unpremultiply + 0.5)))
+                        dst[o + x * 4 + 2] = UInt8(min(255, max(0, v[2] * unpremultiply + 0.5)))
+                    } else {
+                        dst[o + x * 4] = 0
+                        dst[o + x * 4 + 1] = 0
+                        dst[o + x * 4 + 2] = 0
                     }
-                    let o = y * width * 4
-                    for x in 0..<width {
-                        let v = sum[x]
-                        let alpha = min(255, max(0, v[3]))
-                        if alpha > 0 {
-                            let unpremultiply = 255 / alpha
-                            dst[o + x * 4] = UInt8(min(255, max(0, v[0] * unpremultiply + 0.5)))
-                            dst[o + x * 4 + 1] = UInt8(min(255, max(0, v[1] * unpremultiply + 0.5)))
-                            dst[o + x * 4 + 2] = UInt8(min(255, max(0, v[2] * unpremultiply + 0.5)))
-                        } else {
-                            dst[o + x * 4] = 0
-                            dst[o + x * 4 + 1] = 0
-                            dst[o + x * 4 + 2] = 0
-                        }
-                        dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
-                    }
+                    dst[o + x * 4 + 3] = UInt8(alpha + 0.5)
                 }
             }
         }
