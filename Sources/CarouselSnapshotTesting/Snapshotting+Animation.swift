@@ -11,13 +11,18 @@ public struct AnimationSnapshot: Sendable {
     public let delays: [(numerator: Int, denominator: Int)]
     /// The APNG bytes.
     public let data: Data
+    /// Why the APNG could not be read (it then has no frames), or nil.
+    public let problem: String?
 
-    /// The snapshot of an APNG; an unreadable one has no frames.
+    /// The snapshot of an APNG; an unreadable one has no frames, and says why in ``problem``.
     public init(apng data: Data) {
         self.data = data
-        let decoded = try? APNGDecoder(data)
-        frames = decoded?.frames ?? []
-        delays = decoded?.delays ?? []
+        do {
+            let decoded = try APNGDecoder(data)
+            (frames, delays, problem) = (decoded.frames, decoded.delays, nil)
+        } catch {
+            (frames, delays, problem) = ([], [], error.description)
+        }
     }
 
     /// When frame `k` starts, in seconds.
@@ -50,7 +55,11 @@ extension Diffing where Value == AnimationSnapshot {
             diffV2: { reference, actual in
                 if let problem = tolerance.problem { return (problem, []) }
                 guard !reference.frames.isEmpty else {
-                    return ("Carousel animation does not match its reference: the reference could not be read as an APNG.", [])
+                    return ("Carousel animation does not match its reference: the reference could not be read as an APNG"
+                        + (reference.problem.map { " (\($0))" } ?? "") + ".", [])
+                }
+                if let problem = actual.problem {
+                    return ("Carousel animation could not be compared: its APNG could not be read back (\(problem)).", [])
                 }
                 if reference.frames.count != actual.frames.count {
                     let shared = min(reference.frames.count, actual.frames.count)

@@ -59,6 +59,19 @@ struct CarouselSnapshotTests {
         #expect(timing.hasPrefix("Carousel animation differs from its reference: ") && timing.contains("the first that differs is frame"), "\(timing)")
     }
 
+    /// A reference that is not a readable APNG fails the comparison saying why.
+    @Test func unreadableAnimationReferenceSaysWhy() throws {
+        let diffing = Diffing<AnimationSnapshot>.animation()
+        let sink = MemorySink()
+        try Self.carousel().write(with: APNGEncoder(), to: sink, name: "t")
+        let actual = AnimationSnapshot(apng: sink.data)
+        #expect(actual.problem == nil && !actual.frames.isEmpty)
+        let text = AnimationSnapshot(apng: Data("not an image".utf8))
+        #expect(text.frames.isEmpty && text.problem == "<memory>: Not a PNG file")
+        #expect(diffing.diffV2(text, actual)?.0
+            == "Carousel animation does not match its reference: the reference could not be read as an APNG (<memory>: Not a PNG file).")
+    }
+
     /// A contact sheet of no times, like a time outside the timeline, fails the test rather
     /// than passing on a blank picture.
     @Test func framesWithoutTimesFail() throws {

@@ -22,6 +22,10 @@ public struct APNGDecoder: Sendable {
     /// Each frame's delay in seconds, as (numerator, denominator).
     public let delays: [(numerator: Int, denominator: Int)]
 
+    /// The most pixels the frames may hold in all, each frame a whole canvas (1 GiB of RGBA):
+    /// four times a still's limit, 342 distinct frames of 1125x665.
+    public static let maximumPixels = 4 * PNGCodec.maximumPixels
+
     /// Decodes `data`; `name` is used in errors.
     public init(_ data: Data, name: String = "<memory>") throws(PNGError) {
         let bytes = [UInt8](data)
@@ -50,6 +54,12 @@ public struct APNGDecoder: Sendable {
         height = u32(header.lowerBound + 4)
         guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= PNGCodec.maximumPixels else {
             throw fail("canvas of \(width)x\(height) is over the limit")
+        }
+        // Every frame is kept as a whole canvas: a file of a few kilobytes can name hundreds of
+        // frames of a large canvas, each frame a pixel.
+        let (total, overflow) = width.multipliedReportingOverflow(by: height).partialValue.multipliedReportingOverflow(by: controls.count)
+        guard !overflow, total <= APNGDecoder.maximumPixels else {
+            throw fail("\(controls.count) frames of \(width)x\(height) are over the limit of \(APNGDecoder.maximumPixels) pixels in all")
         }
         self.plays = plays
         var canvas = RGBAImage(width: width, height: height)

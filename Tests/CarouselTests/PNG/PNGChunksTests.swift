@@ -71,4 +71,22 @@ struct PNGChunksTests {
             try APNGDecoder(still, name: "still.png")
         }
     }
+
+    /// Frames are kept as whole canvases, so a small file naming many frames of a large canvas
+    /// is refused before any is decoded: here 5 frames of 8192x8192 in 250 bytes.
+    @Test func apngDecoderRefusesFramesOverTheLimit() throws {
+        func u32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(v >> $0 & 0xFF) } }
+        var file = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        file += APNGEncoder.chunk("IHDR", Data(u32(8192) + u32(8192) + [8, 6, 0, 0, 0]))
+        file += APNGEncoder.chunk("acTL", Data(u32(5) + u32(0)))
+        for k in 0..<5 {
+            file += APNGEncoder.chunk("fcTL", Data(u32(2 * k) + u32(1) + u32(1) + u32(0) + u32(0) + [0, 1, 0, 25, 0, 0]))
+            file += APNGEncoder.chunk(k == 0 ? "IDAT" : "fdAT", Data((k == 0 ? [] : u32(2 * k + 1)) + [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]))
+        }
+        file += APNGEncoder.chunk("IEND", Data())
+        #expect(5 * 8192 * 8192 > APNGDecoder.maximumPixels && 4 * 8192 * 8192 <= APNGDecoder.maximumPixels)
+        #expect(throws: PNGError.invalid(file: "many.apng", reason: "5 frames of 8192x8192 are over the limit of 268435456 pixels in all")) {
+            try APNGDecoder(file, name: "many.apng")
+        }
+    }
 }
