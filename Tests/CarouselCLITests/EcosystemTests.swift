@@ -78,7 +78,7 @@ struct EcosystemTests {
     /// `scripts/fuzz` builds each libFuzzer target with the engine's sources (and the system
     /// libraries they import) and runs it: a few seconds each, no crash.
     @Test(.enabled(if: onLinux, "scripts/fuzz needs libFuzzer, which Xcode's toolchain does not ship"),
-          arguments: ["png", "script", "config"])
+          arguments: ["png", "apng", "script", "config"])
     func fuzzTargetsBuildAndRun(_ target: String) throws {
         let fuzzed = try Self.run("/bin/bash", ["scripts/fuzz", target, "3"], in: Self.root)
         let out = String(decoding: fuzzed.stdout, as: UTF8.self)

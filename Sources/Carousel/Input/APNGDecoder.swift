@@ -26,8 +26,9 @@ public struct APNGDecoder: Sendable {
     /// four times a still's limit, 342 distinct frames of 1125x665.
     public static let maximumPixels = 4 * PNGCodec.maximumPixels
 
-    /// Decodes `data`; `name` is used in errors.
-    public init(_ data: Data, name: String = "<memory>") throws(PNGError) {
+    /// Decodes `data`; `name` is used in errors. The frames, each a whole canvas, may hold
+    /// `maximumPixels` in all (``maximumPixels`` by default).
+    public init(_ data: Data, name: String = "<memory>", maximumPixels: Int = APNGDecoder.maximumPixels) throws(PNGError) {
         let bytes = [UInt8](data)
         func fail(_ reason: String) -> PNGError { .invalid(file: name, reason: reason) }
         func u32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
@@ -52,14 +53,15 @@ public struct APNGDecoder: Sendable {
         guard let header, header.count == 13, !controls.isEmpty else { throw fail("not an animated PNG (no acTL and fcTL)") }
         width = u32(header.lowerBound)
         height = u32(header.lowerBound + 4)
-        guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= PNGCodec.maximumPixels else {
+        guard width > 0, height > 0, !width.multipliedReportingOverflow(by: height).overflow,
+              width * height <= min(PNGCodec.maximumPixels, maximumPixels) else {
             throw fail("canvas of \(width)x\(height) is over the limit")
         }
         // Every frame is kept as a whole canvas: a file of a few kilobytes can name hundreds of
         // frames of a large canvas, each frame a pixel.
         let (total, overflow) = width.multipliedReportingOverflow(by: height).partialValue.multipliedReportingOverflow(by: controls.count)
-        guard !overflow, total <= APNGDecoder.maximumPixels else {
-            throw fail("\(controls.count) frames of \(width)x\(height) are over the limit of \(APNGDecoder.maximumPixels) pixels in all")
+        guard !overflow, total <= maximumPixels else {
+            throw fail("\(controls.count) frames of \(width)x\(height) are over the limit of \(maximumPixels) pixels in all")
         }
         self.plays = plays
         var canvas = RGBAImage(width: width, height: height)
