@@ -50,43 +50,66 @@ struct CarouselCommand: ParsableCommand {
     static func nonUTF8Refusal(_ arguments: [[UInt8]]) -> String? {
         guard let at = arguments.firstIndex(where: { String(utf8: $0) == nil }) else { return nil }
         let bytes = arguments[at]
-        var option: String?, value = bytes[...]
-        if let previous = valueOption(before: at, in: arguments) {
-            option = previous
-        } else if bytes.starts(with: Array("--".utf8)), let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
-                  let name = String(utf8: bytes[..<equals]), valueOptions.contains(name) {
-            option = name
-            value = bytes[(equals + 1)...]
+        var option: String?, value = bytes[...], isFile = true
+        switch role(of: at, in: arguments) {
+        case .value(let name):
+            (option, isFile) = (name, fileOptions.contains(name))
+        case .afterTerminator:
+            break
+        case .word:
+            // `--name=VALUE` or `-o=VALUE`, as the parser splits them; else an option's name, or an image.
+            if bytes.first == UInt8(ascii: "-"), let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+               let name = String(utf8: bytes[..<equals]), valueOptions.contains(name) {
+                (option, value, isFile) = (name, bytes[(equals + 1)...], fileOptions.contains(name))
+            } else if bytes.first == UInt8(ascii: "-") {
+                isFile = false
+            }
         }
-        let isOption = option == nil && bytes.first == UInt8(ascii: "-")
-        let namesFile = option.map(fileOptions.contains) ?? !isOption
-        let hint = namesFile ? " (rename a file named so)" : ""
         let shown = shownBytes(Array(value)).escapingControlCharacters
-        return (option.map { "\($0): " } ?? "") + shown + ": not UTF-8 text; carousel reads its arguments as UTF-8" + hint
+        return (option.map { "\($0): " } ?? "") + shown + ": not UTF-8 text; carousel reads its arguments as UTF-8"
+            + (isFile ? " (rename a file named so)" : "")
     }
 
-    /// The options that take a value: the option table's, the output, the config file and `--at`.
+    /// The options that take a value: the option table's, the output, the config file, `--at`,
+    /// and the argument parser's own `--generate-completion-script`.
     static let valueOptions: Set<String> = Set(OptionKey.allCases.filter { !$0.valueName.isEmpty }.map(\.flag))
-        .union(["-o", "--output", "--config", "--at"])
+        .union(["-o", "--output", "--config", "--at", "--generate-completion-script"])
+
+    /// Those whose value is the next argument only where it does not look like an option
+    /// (the argument parser's default); the others take the next argument whatever it is.
+    static let nextValueOptions: Set<String> = [OptionKey.align, .fit, .dots, .dotsSwitch, .touches, .format, .dither]
+        .reduce(into: ["-o", "--output", "--config", "--generate-completion-script"]) { $0.insert($1.flag) }
 
     /// The options whose value names a file.
     static let fileOptions: Set<String> = ["-o", "--output", "--config", OptionKey.scriptFile.flag]
 
-    /// The option whose value `arguments[at]` is, when the argument before it is one that takes
-    /// a value and is not itself another option's value (nor after `--`).
-    static func valueOption(before at: Int, in arguments: [[UInt8]]) -> String? {
+    /// What an argument is to the argument parser, from the arguments before it.
+    enum Role: Equatable {
+        /// The value of the option named.
+        case value(of: String)
+        /// After `--`: an image, whatever it looks like.
+        case afterTerminator
+        /// A word of its own: an option, an image or a subcommand.
+        case word
+    }
+
+    /// The role of `arguments[at]`, walking the arguments before it as the parser does: an
+    /// option that takes a value takes the next argument (``nextValueOptions`` only one that
+    /// does not look like an option), and `--` ends the options.
+    static func role(of at: Int, in arguments: [[UInt8]]) -> Role {
+        func looksLikeOption(_ bytes: [UInt8]) -> Bool { bytes.count > 1 && bytes.first == UInt8(ascii: "-") }
         var k = 0
         while k < at {
-            guard let text = String(utf8: arguments[k]) else { return nil }
-            if text == "--" { return nil }
-            if valueOptions.contains(text) {
-                if k + 1 == at { return text }
+            guard let text = String(utf8: arguments[k]) else { return .word }
+            if text == "--" { return .afterTerminator }
+            if valueOptions.contains(text), !(nextValueOptions.contains(text) && looksLikeOption(arguments[k + 1])) {
+                if k + 1 == at { return .value(of: text) }
                 k += 2
             } else {
                 k += 1
             }
         }
-        return nil
+        return .word
     }
 
     /// `bytes` as text, each byte outside UTF-8 as `\xNN`. The standard library's UTF-8 parser

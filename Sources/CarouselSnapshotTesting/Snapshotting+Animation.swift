@@ -14,11 +14,12 @@ public struct AnimationSnapshot: Sendable {
     /// Why the APNG could not be read (it then has no frames), or nil.
     public let problem: String?
 
-    /// The snapshot of an APNG; an unreadable one has no frames, and says why in ``problem``.
-    public init(apng data: Data) {
+    /// The snapshot of an APNG, whose frames (each a whole canvas) may hold `maximumPixels` in
+    /// all; an unreadable one has no frames, and says why in ``problem``.
+    public init(apng data: Data, maximumPixels: Int = APNGDecoder.maximumPixels) {
         self.data = data
         do {
-            let decoded = try APNGDecoder(data)
+            let decoded = try APNGDecoder(data, maximumPixels: maximumPixels)
             (frames, delays, problem) = (decoded.frames, decoded.delays, nil)
         } catch {
             (frames, delays, problem) = ([], [], error.description)
@@ -37,21 +38,27 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     ///
     /// A mismatch names the first differing frame, by index and time, and writes that
     /// frame's reference, actual and difference PNGs as ``frame(at:tolerance:fileID:filePath:line:column:)`` does.
-    public static func animation(tolerance: FrameTolerance = .exact) -> Snapshotting {
-        Snapshotting(pathExtension: "png", diffing: .animation(tolerance: tolerance)) { carousel in
+    ///
+    /// Both animations are held in memory, every distinct frame a whole picture:
+    /// `maximumPixels` in all each (by default 2^28, 1 GiB of RGBA, 342 distinct frames of
+    /// 1125x665). Past it the comparison fails saying so; a longer animation can raise it.
+    public static func animation(tolerance: FrameTolerance = .exact,
+                                 maximumPixels: Int = APNGDecoder.maximumPixels) -> Snapshotting {
+        Snapshotting(pathExtension: "png", diffing: .animation(tolerance: tolerance, maximumPixels: maximumPixels)) { carousel in
             let sink = MemorySink()
             try? carousel.write(with: APNGEncoder(loop: carousel.options.loop), to: sink, name: "<snapshot>")
-            return AnimationSnapshot(apng: sink.data)
+            return AnimationSnapshot(apng: sink.data, maximumPixels: maximumPixels)
         }
     }
 }
 
 extension Diffing where Value == AnimationSnapshot {
-    /// Compares two animations: frame count, each delay, each frame's pixels within `tolerance`.
-    public static func animation(tolerance: FrameTolerance = .exact) -> Diffing {
+    /// Compares two animations: frame count, each delay, each frame's pixels within `tolerance`;
+    /// a reference is read with frames of `maximumPixels` in all.
+    public static func animation(tolerance: FrameTolerance = .exact, maximumPixels: Int = APNGDecoder.maximumPixels) -> Diffing {
         .diff(
             toData: { $0.data },
-            fromData: { AnimationSnapshot(apng: $0) },
+            fromData: { AnimationSnapshot(apng: $0, maximumPixels: maximumPixels) },
             diffV2: { reference, actual in
                 if let problem = tolerance.problem { return (problem, []) }
                 guard !reference.frames.isEmpty else {

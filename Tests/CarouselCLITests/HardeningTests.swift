@@ -116,6 +116,9 @@ struct HardeningTests {
             '\(binary)' render imgs --script-file $'\\xff.txt' -o out.gif 2>file.txt; echo $? > file.status
             '\(binary)' render --script --fps $'\\xff.png' -o out.gif 2>value.txt; echo $? > value.status
             '\(binary)' render imgs --f$'\\xff' -o out.gif 2>flag.txt; echo $? > flag.status
+            '\(binary)' render imgs -o=$'\\xfe.gif' 2>short.txt; echo $? > short.status
+            '\(binary)' render imgs -o out.gif -- --fps=$'\\xff' 2>ended.txt; echo $? > ended.status
+            '\(binary)' render imgs --fit --script $'\\xff' 2>next.txt; echo $? > next.status
             """
         #expect(try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: w.url).status == 0)
         func said(_ name: String) -> (String, String) {
@@ -131,6 +134,11 @@ struct HardeningTests {
         // `--fps` is the script's value here, so the name is an image's.
         #expect(said("value") == ("64\n", "error: \\xFF.png: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
         #expect(said("flag") == ("64\n", "error: --f\\xFF: not UTF-8 text; carousel reads its arguments as UTF-8\n"))
+        #expect(said("short") == ("64\n", "error: -o: \\xFE.gif: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        // After `--` every argument is an image, whatever it looks like.
+        #expect(said("ended") == ("64\n", "error: --fps=\\xFF: not UTF-8 text; carousel reads its arguments as UTF-8 (rename a file named so)\n"))
+        // `--fit` takes no value that looks like an option, so `--script` takes the bytes.
+        #expect(said("next") == ("64\n", "error: --script: \\xFF: not UTF-8 text; carousel reads its arguments as UTF-8\n"))
         #if os(Linux)
         // macOS's file systems take no such name: there `cp` makes no file and the folder is empty.
         #expect(said("folder") == ("1\n", "error: u8/\u{FFFD}.png: the file's name is not UTF-8 text; rename it\n"))

@@ -25,6 +25,36 @@ struct OptionSurfaceTests {
         _ = try render.arguments.options()
     }
 
+    /// The options the non-UTF-8 check knows to take a value are those each subcommand's help
+    /// shows with one, and those it knows to take only a value that does not look like an
+    /// option are those the parser refuses `--lossless` as the value of.
+    @Test func valueOptionsAreTheParsers() throws {
+        var shown: Set<String> = [], tried = 0
+        for command in ["render", "frame", "frames", "strip"] {
+            let help = CarouselCommand.execute([command, "--help"]).output ?? ""
+            for line in help.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                for (k, word) in words.enumerated() where word.hasPrefix("-") && k + 1 < words.count && words[k + 1].hasPrefix("<") {
+                    shown.insert(String(word.hasSuffix(",") ? word.dropLast() : word))
+                }
+                if let short = words.first, short == "-o,", words.count > 2, words[2].hasPrefix("<") { shown.insert("-o") }
+            }
+            // The options the subcommand needs, less the one tried.
+            let needed: [String: [[String]]] = ["frame": [["--at", "1"], ["-o", "x.png"]], "frames": [["-o", "d"]], "strip": [["-o", "s.png"]]]
+            for name in CarouselCommand.valueOptions where help.contains(name + " <") || (name == "-o" && help.contains("-o, --output <")) {
+                let others = (needed[command] ?? []).filter { pair in pair[0] != name && !(pair[0] == "-o" && name == "--output") }
+                let arguments = [command] + others.flatMap { $0 } + [name, "--lossless"]
+                let takes = (try? CarouselCommand.parseAsRoot(arguments)) != nil
+                #expect(takes == !CarouselCommand.nextValueOptions.contains(name), "\(arguments)")
+                tried += 1
+            }
+        }
+        #expect(shown == CarouselCommand.valueOptions.subtracting(["--generate-completion-script"]))
+        // Every value option of the table, the output and the config file, in each of the four
+        // subcommands (all but `--at` and `--generate-completion-script`), and `--at` in `frame`.
+        #expect(tried == 4 * (CarouselCommand.valueOptions.count - 2) + 1, "\(tried) tried")
+    }
+
     static let flagSample: [OptionKey: String] = [
         .size: "375x211", .itemWidth: "343", .spacing: "8", .align: "start", .clones: "3", .fit: "fit",
         .background: "#101014", .script: "hold 1; next", .hold: "1.5", .duration: "300ms", .easing: "ease-out",

@@ -70,6 +70,13 @@ struct CarouselSnapshotTests {
         #expect(text.frames.isEmpty && text.problem == "<memory>: Not a PNG file")
         #expect(diffing.diffV2(text, actual)?.0
             == "Carousel animation does not match its reference: the reference could not be read as an APNG (<memory>: Not a PNG file).")
+        #expect(diffing.diffV2(actual, text)?.0
+            == "Carousel animation could not be compared: its APNG could not be read back (<memory>: Not a PNG file).")
+        // Frames one pixel past the budget are refused, naming it; frames that fill it are read.
+        let canvas = actual.frames[0].width * actual.frames[0].height
+        #expect(AnimationSnapshot(apng: sink.data, maximumPixels: actual.frames.count * canvas).frames == actual.frames)
+        #expect(AnimationSnapshot(apng: sink.data, maximumPixels: actual.frames.count * canvas - 1).problem
+            == "<memory>: \(actual.frames.count) frames of \(actual.frames[0].width)x\(actual.frames[0].height) are over the limit of \(actual.frames.count * canvas - 1) pixels in all")
     }
 
     /// A contact sheet of no times, like a time outside the timeline, fails the test rather

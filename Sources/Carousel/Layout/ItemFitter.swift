@@ -56,13 +56,14 @@ public enum ItemFitter {
         // its output rows read (a row is filtered once for each band that reads it), and adds
         // each to the sums of the output rows that read it, weighted; every output pixel is the
         // same sums in the same order (its source rows from the top) whichever band makes it.
-        // What the bands gain is memory: a band's sums fit in a core's cache, where the whole
-        // image's took about 3 MB a photograph and fresh pages for each (the benchmark's five
-        // photographs fitted in 7.2–7.5 ms against 11.5–12.2 ms in one band, timed inside the
-        // renderer). They run on all cores when one image is fitted; inside the images'
-        // parallel map, libdispatch runs a nested map's iterations on the calling thread.
-        // Keeping a band's source rows resampled instead took their count times the width:
-        // 68 GB for one row 65535 pixels wide from a picture 65535 pixels tall.
+        // What the bands gain is memory: a band's sums are its rows times the width times 16
+        // bytes (460 KB for 45 rows of 640), where the whole image's took about 3 MB a
+        // photograph and fresh pages for each (when each band kept its source rows filtered,
+        // the benchmark's five photographs fitted in 7.2–7.5 ms against 11.5–12.2 ms in one
+        // band, timed inside the renderer). They run on all cores when one image is fitted;
+        // inside the images' parallel map, libdispatch runs a nested map's iterations on the
+        // calling thread. Keeping a band's source rows filtered took their count times the
+        // width: 68 GB for one row 65535 pixels wide from a picture 65535 pixels tall.
         let pixels = [UInt8].parallelRows(height, rowBytes: width * 4, bandRows: bandRows) { band, start in
             let (low, high) = down.span(band)
             let row = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: max(1, sourceWidth))

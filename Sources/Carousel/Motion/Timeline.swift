@@ -84,7 +84,7 @@ public struct Timeline: Equatable, Sendable {
         precondition(count <= Geometry.maximumCount && (1...Geometry.maximumCount).contains(pitch),
                      "Timeline: \(count) pages of \(pitch) px; 1 ... \(Geometry.maximumCount) each (a Geometry's count and pitch)")
         guard !script.entries.isEmpty else { throw Script.noSteps(script.source) }
-        var builder = TimelineBuilder(count: count, pitch: max(1, pitch), hold: hold, moveDuration: moveDuration,
+        var builder = TimelineBuilder(count: count, pitch: pitch, hold: hold, moveDuration: moveDuration,
                                       easing: easing, source: script.source, written: written)
         for (k, item) in script.entries.enumerated() {
             try builder.add(item, remaining: script.entries[(k + 1)...])

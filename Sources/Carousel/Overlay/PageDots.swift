@@ -87,7 +87,7 @@ public struct PageDots: Equatable, Sendable {
         guard placement != .none, count > 1 else { return [] }
         precondition(size > 0 && size <= 1000 && gap >= 0 && gap <= 1000,
                      "PageDots: size \(size) and gap \(gap); a size above 0 and at most 1000, a gap 0...1000")
-        let current = min(max(current, 0), count - 1)
+        let current = PageDots.clamped(current, count: count)
         let y = placement == .overlay
             ? Double(viewportHeight - PageDots.overlayInset)
             : Double(viewportHeight) + Double(PageDots.footerHeight) / 2
@@ -118,8 +118,13 @@ public struct PageDots: Equatable, Sendable {
         }
     }
 
+    /// A current page outside `0..<count` taken at the nearest end, as ``layout(count:current:width:viewportHeight:)``,
+    /// ``pages(count:current:width:viewportHeight:)`` and the drawing take it.
+    static func clamped(_ current: Int, count: Int) -> Int { min(max(current, 0), max(0, count - 1)) }
+
     /// Which page each dot of `layout(count:current:...)` stands for.
     public func pages(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Int] {
+        let current = PageDots.clamped(current, count: count)
         let dots = layout(count: count, current: current, width: width, viewportHeight: viewportHeight)
         guard dots.count < count else { return Array(0..<dots.count) }
         let half = dots.count / 2
@@ -134,6 +139,7 @@ public struct PageDots: Equatable, Sendable {
 
     /// Draws the dots onto `rows`, the rows of such an image from row `top` down.
     func draw(on rows: inout RGBAImage, top: Int, count: Int, current: Int, viewportHeight: Int) {
+        let current = PageDots.clamped(current, count: count)
         let dots = layout(count: count, current: current, width: rows.width, viewportHeight: viewportHeight)
         let pages = self.pages(count: count, current: current, width: rows.width, viewportHeight: viewportHeight)
         for (dot, page) in zip(dots, pages) {

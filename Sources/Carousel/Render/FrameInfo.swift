@@ -20,10 +20,11 @@ public struct FrameInfo: Equatable, Sendable, Codable {
     public let touch: TouchPoint?
 
     /// The spec's delay of frame `i`: `round(100 (i+1) / fps) - round(100 i / fps)`, half up.
-    /// `fps` is 1...50 and `i` at least 0 and below an hour's frames at it; other values trap.
+    /// `fps` is 1...50 and `i` at least 0 (and below 2^52, where the sums would overflow);
+    /// other values trap.
     public static func delay(frame i: Int, fps: Int) -> Int {
-        precondition(CarouselOptions.fpsRange.contains(fps) && i >= 0 && i < 3600 * fps,
-                     "FrameInfo.delay: frame \(i) at \(fps) fps; fps is 1...50 and a frame 0 ..< 3600 x fps")
+        precondition(CarouselOptions.fpsRange.contains(fps) && (0..<1 << 52).contains(i),
+                     "FrameInfo.delay: frame \(i) at \(fps) fps; fps is 1...50 and a frame 0 ..< 2^52")
         func centiseconds(_ k: Int) -> Int { (200 * k + fps) / (2 * fps) }
         return centiseconds(i + 1) - centiseconds(i)
     }

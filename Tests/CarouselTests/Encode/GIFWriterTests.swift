@@ -67,4 +67,16 @@ struct GIFWriterTests {
         #expect(LoopMode.plays(65536)?.netscapeCount == 65535)
         #expect(LoopMode("0") == nil)
     }
+
+    /// A frame placed past the canvas is an output error, not a broken file (a place of 2^40
+    /// trapped converting to 32 bits, 70000 wrote a descriptor giflib cannot hold).
+    @Test(arguments: [(1 << 40, 0), (70_000, 0), (-1, 0), (0, 9), (21, 0)])
+    func gifFrameOutsideTheCanvasIsRefused(_ left: Int, _ top: Int) throws {
+        let writer = try GIFWriter(sink: MemorySink(), name: "t.gif", width: 24, height: 10, loop: .forever)
+        let frame = Self.frames(count: 1, width: 4, height: 2)[0]
+        #expect(throws: CarouselError.output("t.gif", "a 4x2 frame at (\(left), \(top)) lies outside the 24x10 canvas")) {
+            try writer.write(frame, left: left, top: top, delay: 4)
+        }
+        try writer.write(frame, left: 20, top: 8, delay: 4)
+    }
 }

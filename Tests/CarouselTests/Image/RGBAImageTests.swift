@@ -39,4 +39,17 @@ struct RGBAImageTests {
         expected.paste(strip.cropped(x: 7, width: 9, height: 6), x: 0, y: 0)
         #expect(strip.cropped(x: 7, width: 9, height: 6, padding: padding, fill: fill) == expected)
     }
+
+    /// Pasting wholly outside, however far, changes nothing (`Int.max` overflowed).
+    @Test func pasteFarOutside() {
+        var image = RGBAImage(width: 4, height: 4, fill: .white)
+        let before = image
+        let dot = RGBAImage(width: 2, height: 2, fill: RGBA(r: 255, g: 0, b: 0))
+        for (x, y) in [(Int.max, 0), (0, Int.max), (Int.min, 0), (0, Int.min), (4, 0), (-2, 0)] {
+            image.paste(dot, x: x, y: y)
+            #expect(image == before, "(\(x), \(y))")
+        }
+        image.paste(dot, x: 3, y: -1)
+        #expect(image[3, 0] == RGBA(r: 255, g: 0, b: 0) && image[3, 1] == .white)
+    }
 }

@@ -116,6 +116,18 @@ struct GeometryTests {
         }
         #expect(checked > 20)
     }
+
+    /// The strip column of any periodic offset: beyond 2^52, the farthest `x0(at:)` gives, it is
+    /// taken at that bound (`Int.max` overflowed), and it stays a column the viewport fits at.
+    @Test func stripColumnOfAnyOffset() throws {
+        let g = try Geometry(count: 3, width: 40, height: 10, itemWidth: 40, spacing: 0, alignment: .center, clones: .auto)
+        for x0 in [Int.min, -(1 << 52) - 7, -41, 0, 77, 1 << 52, Int.max] {
+            let x = g.stripX(forX0: x0)
+            #expect(x >= 0 && x + g.width <= g.stripWidth, "x0 \(x0)")
+        }
+        #expect(g.stripX(forX0: Int.max) == g.stripX(forX0: 1 << 52))
+        #expect(g.stripX(forX0: Int.min) == g.stripX(forX0: -(1 << 52)))
+    }
 }
 
 @Suite struct PaddedStripTests {

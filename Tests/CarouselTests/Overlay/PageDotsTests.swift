@@ -122,4 +122,20 @@ struct PageDotsTests {
         #expect(frame[0, 61] == options.background && frame[59, 31] == options.background)
         #expect(frame[14, 46] == options.dots.currentColor && frame[30, 46] == options.dots.color)
     }
+
+    /// The dots' layout takes a current page outside the pages at the nearest end.
+    @Test func dotsOfAPageOutsideThePages() {
+        let dots = PageDots()
+        for (current, end) in [(Int.min, 0), (-1, 0), (40, 39), (Int.max, 39)] {
+            #expect(dots.layout(count: 40, current: current, width: 120, viewportHeight: 50)
+                == dots.layout(count: 40, current: end, width: 120, viewportHeight: 50))
+            #expect(dots.pages(count: 40, current: current, width: 120, viewportHeight: 50)
+                == dots.pages(count: 40, current: end, width: 120, viewportHeight: 50))
+            // Drawn, the end's dot is lit (with 50 of 40, none was).
+            var drawn = RGBAImage(width: 120, height: 50), lit = drawn
+            dots.draw(on: &drawn, count: 40, current: current, viewportHeight: 50)
+            dots.draw(on: &lit, count: 40, current: end, viewportHeight: 50)
+            #expect(drawn == lit, "current \(current)")
+        }
+    }
 }

@@ -1331,4 +1331,26 @@ struct QuantizerTests {
             #expect(!mask.fillsColorCells(plane, columns: columns, moreThan: n), "\(columns): not more than \(n)")
         }
     }
+
+    /// Channels and points outside their ranges are taken at the nearest limit: they index
+    /// the mapper's tables, and -8 or 100000 read outside them.
+    @Test(arguments: [ColorSpace.rgb, .oklab])
+    func colourMapperClampsItsInputs(_ space: ColorSpace) {
+        let palette = [RGBA(r: 0, g: 0, b: 0), RGBA(r: 255, g: 255, b: 255), RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 0, b: 255)]
+        let mapper = ColorMapper(palette: palette, space: space)
+        #expect(mapper.nearest(-8, 100_000, -1) == mapper.nearest(0, 255, 0))
+        #expect(mapper.nearest(300, -300, Int32.min) == mapper.nearest(255, 0, 0))
+        #expect(mapper.point(-1, 256, Int32.max) == mapper.point(0, 255, 255))
+        let limits = mapper.limits
+        #expect(mapper.nearest(point: (-5, Int32.max, Int32.min)) == mapper.nearest(point: (0, limits.1, 0)))
+        #expect(mapper.nearest(point: (Int32.max, -1, 100_000)) == mapper.nearest(point: (limits.0, 0, limits.2)))
+    }
+
+    /// k-means passes are clamped: -1 trapped, `Int.max` ran for ever.
+    @Test(.timeLimit(.minutes(1))) func paletteDesignerClampsRefinements() {
+        #expect(PaletteDesigner(maxColors: 4, refinements: -1).refinements == 0)
+        #expect(PaletteDesigner(maxColors: 4, refinements: .max).refinements == PaletteDesigner.maximumRefinements)
+        let image = RGBAImage(width: 8, height: 8, fill: RGBA(r: 10, g: 20, b: 30))
+        #expect(PaletteDesigner(maxColors: 4, refinements: .max).design(image).palette == [RGBA(r: 10, g: 20, b: 30)])
+    }
 }

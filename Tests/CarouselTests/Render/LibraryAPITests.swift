@@ -73,4 +73,14 @@ struct LibraryAPITests {
         #expect(throws: refusal) { try webpOnly.writeGIF(toFile: folder.appendingPathComponent("q.gif").path) }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("q.gif").path))
     }
+
+    /// A page outside `0..<N` is taken modulo N, as positions are (`Int.min` overflowed in the dots' window).
+    @Test func pictureOfAnyPage() throws {
+        let images = (0..<12).map { k in RGBAImage(width: 40, height: 20, fill: RGBA(r: UInt8(20 * k), g: 80, b: 160)) }
+        let carousel = try Carousel(images: images, options: CarouselOptions())
+        #expect(carousel.picture(at: 0, page: -1) == carousel.picture(at: 0, page: 11))
+        #expect(carousel.picture(at: 0, page: 25) == carousel.picture(at: 0, page: 1))
+        #expect(carousel.picture(at: 0, page: Int.min) == carousel.picture(at: 0, page: Int.min % 12 + 12))
+        #expect(carousel.picture(at: 0, page: Int.max) == carousel.picture(at: 0, page: Int.max % 12))
+    }
 }
