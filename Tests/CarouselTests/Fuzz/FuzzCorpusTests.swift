@@ -19,38 +19,34 @@ struct FuzzCorpusTests {
         }
     }
 
-    @Test func pngSeedsDecodeAndRegressionsAreRefused() throws {
-        let files = Self.files("png")
-        #expect(files.count >= 8)
+    /// Every file of `target`'s seeds and regressions through `decode` (its bytes and name): a
+    /// seed must decode, and a regression be refused with an error naming its file.
+    static func replay(_ target: String, atLeast count: Int, _ decode: (Data, String) throws -> Void) throws {
+        let files = Self.files(target)
+        #expect(files.count >= count)
         for url in files {
-            let data = try Data(contentsOf: url)
-            let isSeed = url.path.contains("/Seeds/")
             do {
-                let image = try PNGCodec.decode(data, name: url.lastPathComponent)
-                #expect(image.pixels.count == image.width * image.height * 4)
+                try decode(try Data(contentsOf: url), url.lastPathComponent)
             } catch {
-                #expect(!isSeed, "seed \(url.lastPathComponent): \(error)")
+                #expect(!url.path.contains("/Seeds/"), "seed \(url.lastPathComponent): \(error)")
                 #expect("\(error)".hasPrefix(url.lastPathComponent + ": "))
             }
         }
     }
 
-    /// The APNG seeds decode, with the fuzz target's budget as by default; a crasher kept as a
-    /// regression is refused naming the file.
+    @Test func pngSeedsDecodeAndRegressionsAreRefused() throws {
+        try Self.replay("png", atLeast: 8) { data, name in
+            let image = try PNGCodec.decode(data, name: name)
+            #expect(image.pixels.count == image.width * image.height * 4)
+        }
+    }
+
+    /// The APNG seeds decode, with the fuzz target's budget.
     @Test func apngSeedsDecodeAndRegressionsAreRefused() throws {
-        let files = Self.files("apng")
-        #expect(files.count >= 2)
-        for url in files {
-            let data = try Data(contentsOf: url)
-            let isSeed = url.path.contains("/Seeds/")
-            do {
-                let decoded = try APNGDecoder(data, name: url.lastPathComponent, maximumPixels: 1 << 20)
-                #expect(!decoded.frames.isEmpty && decoded.frames.count == decoded.delays.count)
-                #expect(decoded.frames.allSatisfy { $0.width == decoded.width && $0.height == decoded.height })
-            } catch {
-                #expect(!isSeed, "seed \(url.lastPathComponent): \(error)")
-                #expect("\(error)".hasPrefix(url.lastPathComponent + ": "))
-            }
+        try Self.replay("apng", atLeast: 2) { data, name in
+            let decoded = try APNGDecoder(data, name: name, maximumPixels: 1 << 20)
+            #expect(!decoded.frames.isEmpty && decoded.frames.count == decoded.delays.count)
+            #expect(decoded.frames.allSatisfy { $0.width == decoded.width && $0.height == decoded.height })
         }
     }
 
