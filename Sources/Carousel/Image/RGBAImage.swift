@@ -37,18 +37,17 @@ public struct RGBAImage: Equatable, Sendable {
 
     /// Creates an image filled with one colour.
     ///
-    /// - Precondition: `width >= 0 && height >= 0`.
+    /// - Precondition: `width >= 0 && height >= 0`, and its bytes fit in an `Int`.
     public init(width: Int, height: Int, fill: RGBA = .clear) {
-        precondition(width >= 0 && height >= 0 && width.multipliedReportingOverflow(by: height).partialValue <= Int.max / 4
-                     && !width.multipliedReportingOverflow(by: height).overflow,
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        precondition(width >= 0 && height >= 0 && !overflow && count <= Int.max / 4,
                      "RGBAImage: an image is at least 0x0 and its bytes fit in an Int, got \(width)x\(height)")
         self.width = width
         self.height = height
         guard fill != .clear else {
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
+            pixels = [UInt8](repeating: 0, count: count * 4)
             return
         }
-        let count = width * height
         pixels = [UInt8].written(count * 4) { buffer in
             RGBAImage.fill(UnsafeMutableRawPointer(buffer.baseAddress!), pixels: count, with: fill)
         }

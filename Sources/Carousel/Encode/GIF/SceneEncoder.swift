@@ -675,7 +675,7 @@ struct SceneEncoder: Sendable {
     static func forEachNearestDistance(_ palette: [RGBA], _ points: [(Int32, Int32, Int32)], _ body: (Int32) -> Void) {
         let mapper = ColorMapper(palette: palette, space: .oklab)
         let entries = mapper.points
-        for p in points { body(ChannelWeights.rgb.distance(entries[Int(mapper.nearest(point: p))], p)) }
+        for p in points { body(ChannelWeights.rgb.distance(entries[Int(mapper.nearest(inRange: p))], p)) }
     }
 
     /// The summed squared distance (in Oklab, ``ChannelWeights/rgb``) from each of `points`

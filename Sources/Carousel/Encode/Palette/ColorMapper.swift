@@ -162,8 +162,15 @@ public final class ColorMapper {
     /// The nearest entry to a point of ``space`` (each coordinate 0...``limits``; one outside
     /// is taken at the nearest limit, as it indexes the cells).
     @inline(__always)
-    public func nearest(point q: (Int32, Int32, Int32)) -> UInt8 {
-        let p = (min(max(q.0, 0), limits.0), min(max(q.1, 0), limits.1), min(max(q.2, 0), limits.2))
+    public func nearest(point p: (Int32, Int32, Int32)) -> UInt8 {
+        nearest(inRange: (min(max(p.0, 0), limits.0), min(max(p.1, 0), limits.1), min(max(p.2, 0), limits.2)))
+    }
+
+    /// ``nearest(point:)`` of a point known to lie within ``limits`` (the encoder's: from
+    /// ``point(_:_:_:)``, the layer's Oklab plane, or clamped where it shifts one), without
+    /// the clamp: the quantizer's hot path.
+    @inline(__always)
+    func nearest(inRange p: (Int32, Int32, Int32)) -> UInt8 {
         // Masking shifts: the amounts are 3 to 5, and a smart shift's checks would cost branches.
         let cell = Int((p.0 &>> shifts.0) &<< 10 | (p.1 &>> shifts.1) &<< 5 | (p.2 &>> shifts.2))
         var list = cells[cell]

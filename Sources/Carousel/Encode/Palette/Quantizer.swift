@@ -593,7 +593,7 @@ public struct Quantizer: Sendable {
     /// above its nearest entry four times.
     @inline(__always)
     private static func nearestFourTimes(_ key: UInt32, _ point: (Int32, Int32, Int32), mapper: ColorMapper) -> UInt64 {
-        UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(point: point)) &* 0x0101_0101)
+        UInt64(key) << 32 | UInt64(UInt32(mapper.nearest(inRange: point)) &* 0x0101_0101)
     }
 
     /// The slots of the mixes by point in
@@ -638,7 +638,7 @@ public struct Quantizer: Sendable {
         let top = mapper.limits
         // Eighths, truncated toward zero alike either side; all eight give the error itself.
         let shift = (error.0 &* carried / 8, error.1 &* carried / 8, error.2 &* carried / 8)
-        let c = mapper.nearest(point: (min(top.0, max(0, target.0 &+ shift.0)), min(top.1, max(0, target.1 &+ shift.1)),
+        let c = mapper.nearest(inRange: (min(top.0, max(0, target.0 &+ shift.0)), min(top.1, max(0, target.1 &+ shift.1)),
                                        min(top.2, max(0, target.2 &+ shift.2))))
         let p = points[Int(c)]
         error.0 &+= target.0 &- p.0
