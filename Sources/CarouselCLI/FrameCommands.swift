@@ -8,7 +8,7 @@ import Foundation
 
 /// `carousel frame`: one frame as PNG, for snapshot tests.
 struct Frame: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the frame shown at a time as PNG (exactly as the GIF shows it, before palette reduction and, on a transparent background, its alpha cut at 128).")
+    static let configuration = CommandConfiguration(abstract: "Write the frame shown at a time as PNG, in full colour and alpha: the picture the GIF's frame is made from, before its palette (and, on a transparent background, before its alpha is cut at 128).")
 
     @OptionGroup var arguments: CarouselArguments
 

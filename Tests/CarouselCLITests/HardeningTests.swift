@@ -56,6 +56,14 @@ struct HardeningTests {
         // The dots' footer takes a GIF past 65535 rows: the footer's usage error, before encoding.
         Case(arguments: ["render", "imgs", "--size", "8x65535", "--dots", "footer", "-o", "tall.gif"], status: 64,
              says: "--dots: a GIF is at most 65535 pixels each way, and the footer's 32 rows make the output 8x65567"),
+        // A WebP past 16383 pixels names what made it so: the first image whose size the
+        // viewport took, the footer, or --size.
+        Case(arguments: ["render", "wide.png", "-o", "wide.webp"], status: 64,
+             says: "error: wide.png: a WebP is at most 16383 pixels each way; the output would be 16384x2 (the viewport is this first image's size; give --size)"),
+        Case(arguments: ["render", "imgs", "--size", "8x16383", "--dots", "footer", "-o", "tall.webp"], status: 64,
+             says: "error: --dots: a WebP is at most 16383 pixels each way, and the footer's 32 rows make the output 8x16415"),
+        Case(arguments: ["render", "wide.png", "--size", "16384x8", "-o", "wide.webp"], status: 64,
+             says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 16384x8"),
         // A path through a file: not "no such file" alone.
         Case(arguments: ["render", "afile/x.png"], status: 1, says: "afile/x.png: no such file or folder (a part of the path is a file)"),
         // The longer of hold and duration is blamed for autoplay past the hour.
@@ -78,6 +86,7 @@ struct HardeningTests {
         try Data("{\"fps\":10,\"fps\":99}".utf8).write(to: w.url.appendingPathComponent("twice.json"))
         try Data("{\"hold\": \"1e-3\"}".utf8).write(to: w.url.appendingPathComponent("exponent.json"))
         try Data("{\"duration\": \"4000s\"}".utf8).write(to: w.url.appendingPathComponent("long.json"))
+        try w.write(RGBAImage(width: 16384, height: 2, fill: RGBA(r: 40, g: 90, b: 160)), to: "wide.png")
         return w
     }
 

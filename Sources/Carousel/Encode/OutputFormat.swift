@@ -54,7 +54,9 @@ extension Carousel {
     ///
     /// Throws ``CarouselError/invalidOption(key:reason:)`` for settings the format does not
     /// have (`quality` or `lossless` with a GIF or APNG) and for a size or a number of plays
-    /// it cannot hold.
+    /// it cannot hold: a size too large is the ``OptionKey/dots`` key's where only the dots'
+    /// footer takes the output past the format's limit, and the ``OptionKey/size`` key's
+    /// otherwise.
     public func encoder(for format: OutputFormat) throws(CarouselError) -> any AnimationEncoder {
         if format != .webp {
             if options.lossless { throw .invalidOption(key: .lossless, reason: "applies to WebP only, not \(format.rawValue)") }
@@ -71,6 +73,11 @@ extension Carousel {
             return gifEncoder
         case .webp:
             guard width <= WebPEncoder.maximumDimension, height <= WebPEncoder.maximumDimension else {
+                // The footer is named where the viewport alone would fit, as for a GIF.
+                if width <= WebPEncoder.maximumDimension, height - options.dots.extraHeight <= WebPEncoder.maximumDimension {
+                    throw .invalidOption(key: .dots, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way, and the footer's "
+                                         + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
+                }
                 throw .invalidOption(key: .size, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; the output would be \(width)x\(height)")
             }
             if options.lossless, options.quality != nil {

@@ -62,17 +62,17 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
     /// One sentence for `--help`, ending with the default.
     public var help: String {
         switch self {
-        case .size: return "Viewport size in pixels. Default: the first image's size."
-        case .itemWidth: return "Item width in pixels. Default: the viewport width."
-        case .spacing: return "Gap between items in pixels (shows the background). Default: 0."
+        case .size: return "Viewport size in pixels, each side 1...\(PixelSize.dimensions.upperBound). Default: the first image's size."
+        case .itemWidth: return "Item width in pixels, 1...\(PixelSize.lengths.upperBound). Default: the viewport width."
+        case .spacing: return "Gap between items in pixels (shows the background), 0...\(PixelSize.lengths.upperBound). Default: 0."
         case .align: return "Where the current item sits: start or center. Default: center."
-        case .clones: return "Clones per side: auto (the fewest the layout needs), a number K, or set (a whole copy of the set). Default: auto."
+        case .clones: return "Clones per side: auto (the fewest the layout needs), a number K (0...\(ClonePolicy.maximumCount)), or set (a whole copy of the set). Default: auto."
         case .fit: return "How an image fills its item: fill (aspect fill, centred crop), fit (aspect fit, letterboxed) or stretch. Default: fill."
         case .background: return "Colour of gaps, letterbox, transparent pixels and footer: #RRGGBB or #RRGGBBAA (quote it in a shell: '#101014'). Default: #000000."
         case .script: return "Timeline script, steps separated by ';' or newlines: hold DURATION, next|prev [DURATION] [EASING], goto PAGE [DURATION] [EASING], autoplay [CYCLES], and finger gestures: drag DX [DURATION] [EASING], release, swipe next|prev [DURATION]. Default: autoplay 1."
         case .scriptFile: return "Read the timeline script from a file."
-        case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms. Default: 2."
-        case .duration: return "Default move duration: seconds, or 1.5s, 300ms. Default: 0.3."
+        case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 2."
+        case .duration: return "Default move duration: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 0.3."
         case .easing: return "Default move easing: \(Easing.accepted). Default: ease-in-out."
         case .fps: return "Frames per second, 1...50. Default: 25."
         case .dots: return "Page dots: overlay (over the viewport), footer (a 32 px band below it, so the output is 32 px taller) or none. Default: overlay."
