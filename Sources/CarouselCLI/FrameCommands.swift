@@ -12,7 +12,7 @@ struct Frame: ParsableCommand {
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Time: seconds, or 1.5s, 300ms; the frame shown then (frame floor(t * fps)).", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time: seconds, or 1.5s, 300ms; the frame shown then (frame i shows from i / fps, to the microsecond).", valueName: "SECONDS"))
     var at: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))

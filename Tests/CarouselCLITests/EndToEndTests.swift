@@ -213,6 +213,25 @@ struct EndToEndTests {
         #expect(w.exists("imgs/10.png"))
     }
 
+    /// Each `time` of `frames.json`, as printed, given to `frame --at` writes that frame, at a
+    /// rate whose frames start between two microseconds (7 fps: frame 10 at 1.4285714... s).
+    @Test func framesJSONTimesGiveTheirFrames() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let common = ["imgs", "--size", "32x18", "--hold", "0.5", "--duration", "0.3", "--fps", "7"]
+        #expect(try CLI.run(["frames"] + common + ["--quiet", "-o", "out"], in: w.url).status == 0)
+        let json = try #require(w.data("out/frames.json").map { String(decoding: $0, as: UTF8.self) })
+        let times = json.split(separator: "\n").compactMap { line -> String? in
+            guard let at = line.range(of: "\"time\": ") else { return nil }
+            return String(line[at.upperBound...].prefix { $0 != "," })
+        }
+        #expect(times.count > 10 && times[10] == "1.4285714285714286", "\(times)")
+        for (i, time) in times.enumerated() {
+            let result = try CLI.run(["frame"] + common + ["--at", time, "-o", "f.png"], in: w.url)
+            #expect(result.status == 0 && result.stderr.hasPrefix("f.png: frame \(i) of \(times.count),"), "\(time): \(result.stderr)")
+        }
+    }
+
     /// An output that is one of the files the run reads (an input image by name, through a
     /// symbolic link or a hard link, as a file or from a folder; the config file; the script
     /// file) is refused before anything is written, and the file stays as it was.

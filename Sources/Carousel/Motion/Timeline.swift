@@ -104,13 +104,21 @@ public struct Timeline: Equatable, Sendable {
         return (length.microseconds * fps + 500_000) / 1_000_000
     }
 
-    /// The index of the frame shown at `time` at `fps`: `floor(time * fps)`, exactly.
+    /// The index of the frame shown at `time` at `fps`. Frame i shows from `i / fps`, to the
+    /// microsecond as every time is: from `round(i * 1_000_000 / fps)` µs (half up). That is
+    /// `floor(time * fps)` wherever `1 / fps` is a whole number of microseconds (1, 2, 4, 5, 8,
+    /// 10, 16, 20, 25, 40 and 50 fps); at other rates it puts a frame that starts between two
+    /// microseconds at the nearer one, so the time `frames.json` gives frame i, `i / fps` read
+    /// back to the microsecond, is frame i's at every rate (at 7 fps frame 10 starts at
+    /// 1.4285714… s, read as 1,428,571 µs, where `floor` gave frame 9).
     public func frameIndex(at time: MediaTime, fps: Int) throws(CarouselError) -> Int {
         let count = frameCount(fps: fps)
         guard time >= .zero, time < length || (count == 1 && time == .zero) else {
             throw .timeOutsideTimeline(time, length: length)
         }
-        return min(count - 1, time.microseconds * fps / 1_000_000)
+        // The last i with round(i * 10^6 / fps) <= t: i * 10^6 / fps < t + 1/2, that is
+        // 2 * 10^6 * i < (2t + 1) * fps, in whole numbers (t below 2^32 µs, fps at most 50).
+        return min(count - 1, ((2 * time.microseconds + 1) * fps - 1) / 2_000_000)
     }
 
     /// The state of every frame at `fps`.

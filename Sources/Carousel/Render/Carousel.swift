@@ -178,13 +178,15 @@ public struct Carousel: Sendable {
         picture(of: states[i], page: page(index: i))
     }
 
-    /// The frame shown at `time` (frame `floor(time * fps)`), exactly as an encoder gets it;
+    /// The frame shown at `time` (``frameIndex(at:)``), exactly as an encoder gets it;
     /// throws ``CarouselError/timeOutsideTimeline(_:length:)`` outside the timeline.
     public func frame(at time: MediaTime) throws(CarouselError) -> RGBAImage {
         frame(index: try frameIndex(at: time))
     }
 
-    /// The index of the frame shown at `time` (frame i is shown from `i / fps` until the next).
+    /// The index of the frame shown at `time`: frame i is shown from `i / fps`, to the
+    /// microsecond, until the next (``Timeline/frameIndex(at:fps:)``), so a frame's
+    /// ``FrameInfo/time`` gives that frame.
     public func frameIndex(at time: MediaTime) throws(CarouselError) -> Int {
         try timeline.frameIndex(at: time, fps: options.fps)
     }

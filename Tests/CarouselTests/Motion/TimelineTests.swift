@@ -60,6 +60,33 @@ struct TimelineTests {
         }
     }
 
+    /// Frame i shows from i / fps to the microsecond: the time `frames.json` gives each frame
+    /// (i / fps, a `Double`, as it prints and reads back) is that frame's at every rate, and
+    /// the microsecond before that frame's start is the frame before's.
+    @Test func eachFrameTimeGivesItsFrame() throws {
+        let timeline = try timeline("hold 1.5; next 0.5; hold 0.2")
+        for fps in 1...50 {
+            for i in 0..<timeline.frameCount(fps: fps) {
+                let printed = "\(Double(i) / Double(fps))"
+                let seconds = try #require(Double(printed))
+                let time = try #require(MediaTime(seconds: seconds))
+                #expect(try timeline.frameIndex(at: time, fps: fps) == i, "fps \(fps), frame \(i) at \(printed) s")
+                // Frame i's first microsecond, round(i * 10^6 / fps) half up, and the one before it.
+                let start = (2 * i * 1_000_000 + fps) / (2 * fps)
+                #expect(try timeline.frameIndex(at: MediaTime(microseconds: start), fps: fps) == i)
+                if i > 0 {
+                    #expect(try timeline.frameIndex(at: MediaTime(microseconds: start - 1), fps: fps) == i - 1)
+                }
+            }
+        }
+        // Where 1 / fps is a whole number of microseconds, floor(t * fps).
+        #expect(try timeline.frameIndex(at: MediaTime(microseconds: 39_999), fps: 25) == 0)
+        #expect(try timeline.frameIndex(at: MediaTime(microseconds: 40_000), fps: 25) == 1)
+        // At 7 fps frame 10 starts at 1.4285714... s: 1,428,571 µs is frame 10's, 1,428,570 µs frame 9's.
+        #expect(try timeline.frameIndex(at: MediaTime(microseconds: 1_428_571), fps: 7) == 10)
+        #expect(try timeline.frameIndex(at: MediaTime(microseconds: 1_428_570), fps: 7) == 9)
+    }
+
     @Test func gotoBeyondLastPageIsAnError() {
         #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "goto 6",
                                              reason: "page 6 does not exist; expected 1...5")) {
