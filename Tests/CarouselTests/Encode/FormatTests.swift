@@ -43,8 +43,18 @@ struct FormatTests {
     func apngIsExact(_ loop: LoopMode) throws {
         let carousel = try Self.carousel(loop: loop)
         let plan = carousel.plan()
-        let apng = try DecodedAPNG(try carousel.data(format: .apng))
+        let data = try carousel.data(format: .apng)
+        let apng = try DecodedAPNG(data)
         #expect(apng.width == carousel.width && apng.height == carousel.height)
+        // The colour space every PNG of the project has (sRGB), before the animation control.
+        let bytes = [UInt8](data)
+        var types: [String] = [], at = 8
+        while at + 8 <= bytes.count, types.count < 3 {
+            let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: bytes[at + 4..<at + 8], as: UTF8.self))
+            at += 12 + length
+        }
+        #expect(types == ["IHDR", "sRGB", "acTL"])
         #expect(apng.plays == (loop.plays ?? 0))
         #expect(apng.frames.count == plan.frames.count)
         var i = 0

@@ -48,6 +48,12 @@ public struct APNGEncoder: AnimationEncoder {
             if k == 0 {
                 try sink.write(Data(PNGWriter.signature))
                 try sink.write(APNGEncoder.chunk("IHDR", chunks.first { $0.type == "IHDR" }?.body ?? Data()))
+                // The colour space libpng marks the frame with (`sRGB`), as every PNG the
+                // project writes has it, so a colour-managed viewer shows the APNG as it
+                // shows `carousel frame`'s PNG.
+                for data in chunks where APNGEncoder.colorSpaceChunks.contains(data.type) {
+                    try sink.write(APNGEncoder.chunk(data.type, data.body))
+                }
                 var actl = Data()
                 actl += APNGEncoder.be32(UInt32(plan.frames.count))
                 actl += APNGEncoder.be32(UInt32(loop.plays ?? 0))
@@ -74,6 +80,9 @@ public struct APNGEncoder: AnimationEncoder {
         }
         try sink.write(APNGEncoder.chunk("IEND", Data()))
     }
+
+    /// The chunks that say a PNG's colour space, which come before its image data.
+    static let colorSpaceChunks: Set<String> = ["sRGB", "gAMA", "cHRM", "iCCP"]
 
     /// `span / fps` as a 16-bit fraction, reduced; spans too long for 16 bits are scaled.
     static func delay(span: Int, fps: Int) -> (UInt16, UInt16) {
