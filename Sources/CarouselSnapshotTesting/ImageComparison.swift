@@ -48,15 +48,21 @@ public struct ImageComparison: Sendable {
         summary(tolerance, of: "Carousel frame")
     }
 
-    /// ``summary(_:)`` of `subject` ("Carousel frame", or an animation's frame).
-    func summary(_ tolerance: FrameTolerance, of subject: String) -> String {
+    /// ``summary(_:)`` of `subject` ("Carousel frame", or an animation's frame), with
+    /// `context` after "its reference" (an animation's frame counts), a pixel's place given by
+    /// `place` (a contact sheet's names its row's time).
+    func summary(_ tolerance: FrameTolerance, of subject: String, context: String = "",
+                 place: (Int, Int) -> String = { "(\($0), \($1))" }) -> String {
         if let problem = tolerance.problem { return problem }
-        if let mismatch { return "\(subject) does not match its reference: \(mismatch)." }
+        if let mismatch { return "\(subject) does not match its reference\(context): \(mismatch)." }
         let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
-        return "\(subject) differs from its reference: \(differingPixels) of \(totalPixels) pixels "
+        // The count allowed as well as the share: two decimals of a share alone can show a
+        // failure at the limit (58 of 57600 pixels, 0.10%, where 0.10% allows 57).
+        let allowed = Int((tolerance.pixels * Double(totalPixels)).rounded(.down))
+        return "\(subject) differs from its reference\(context): \(differingPixels) of \(totalPixels) pixels "
             + "(\(String(format: "%.2f", share))%) differ by more than \(tolerance.channel) levels "
-            + "(allowed: \(String(format: "%.2f", 100 * tolerance.pixels))%); "
-            + "the largest difference is \(largest.difference) levels at (\(largest.x), \(largest.y))."
+            + "(allowed: \(allowed == 0 ? "none" : "\(allowed), \(String(format: "%.2f", 100 * tolerance.pixels))%")); "
+            + "the largest difference is \(largest.difference) levels at \(place(largest.x, largest.y))."
     }
 
     /// A picture of the differences: the reference dimmed to a quarter, differing pixels red

@@ -26,6 +26,11 @@ public struct AnimationSnapshot: Sendable {
         }
     }
 
+    /// A snapshot of frames and delays with no APNG behind them, for comparisons made in code.
+    init(frames: [RGBAImage], delays: [(numerator: Int, denominator: Int)]) {
+        (self.frames, self.delays, data, problem) = (frames, delays, Data(), nil)
+    }
+
     /// When frame `k` starts, in seconds.
     func start(of k: Int) -> Double {
         delays.prefix(k).reduce(0) { $0 + Double($1.numerator) / Double($1.denominator) }
@@ -36,18 +41,30 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     /// The whole animation: every distinct frame and its delay, stored as an APNG under
     /// `__Snapshots__/` and compared frame by frame (pixels under `tolerance`, delays exactly).
     ///
-    /// A mismatch names the first differing frame, by index and time, and writes that
-    /// frame's reference, actual and difference PNGs as ``frame(at:tolerance:fileID:filePath:line:column:)`` does.
+    /// A mismatch names the first frame that differs (in its pixels, its delay, or by being
+    /// in one animation only), by index and time, and writes that frame's reference, actual
+    /// and difference PNGs as ``frame(at:tolerance:fileID:filePath:line:column:)`` does.
     ///
     /// Both animations are held in memory, every distinct frame a whole picture:
-    /// `maximumPixels` in all each (by default 2^28, 1 GiB of RGBA, 342 distinct frames of
-    /// 1125x665). Past it the comparison fails saying so; a longer animation can raise it.
+    /// `maximumPixels` in all each (by default 2^28, 1 GiB of RGBA: 358 distinct frames of
+    /// 1125x665, 342 with the dots' footer, 1125x697). Past it the test fails saying so; a
+    /// longer animation can raise it.
+    ///
+    /// A `tolerance` whose `pixels` is not a share, or an animation past `maximumPixels`, fails
+    /// the test where the strategy is made, on the run that records the reference too.
     public static func animation(tolerance: FrameTolerance = .exact,
-                                 maximumPixels: Int = APNGDecoder.maximumPixels) -> Snapshotting {
-        Snapshotting(pathExtension: "png", diffing: .animation(tolerance: tolerance, maximumPixels: maximumPixels)) { carousel in
+                                 maximumPixels: Int = APNGDecoder.maximumPixels,
+                                 fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                                 line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        let diffing = Diffing<AnimationSnapshot>.animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: true)
+        return Snapshotting(pathExtension: "png", diffing: diffing) { carousel in
             let sink = MemorySink()
             try? carousel.write(with: APNGEncoder(loop: carousel.options.loop), to: sink, name: "<snapshot>")
-            return AnimationSnapshot(apng: sink.data, maximumPixels: maximumPixels)
+            let snapshot = AnimationSnapshot(apng: sink.data, maximumPixels: maximumPixels)
+            if let problem = tolerance.problem ?? snapshot.problem.map(Diffing<AnimationSnapshot>.unreadable) {
+                reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
+            }
+            return snapshot
         }
     }
 }
@@ -55,39 +72,73 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
 extension Diffing where Value == AnimationSnapshot {
     /// Compares two animations: frame count, each delay, each frame's pixels within `tolerance`;
     /// a reference is read with frames of `maximumPixels` in all.
+    ///
+    /// The first frame that differs in any way is named, with its index, the time it starts
+    /// and how it differs (its pixels, its delay, or a frame the other animation lacks; with a
+    /// frame count that differs, the counts too), and its images are written as a frame's.
     public static func animation(tolerance: FrameTolerance = .exact, maximumPixels: Int = APNGDecoder.maximumPixels) -> Diffing {
+        animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: false)
+    }
+
+    /// ``animation(tolerance:maximumPixels:)``; with `checkedAtSnapshot`, for the strategy,
+    /// which has already failed the test for a tolerance that is not a share and for an
+    /// animation it could not read back, so the comparison does not say so again.
+    static func animation(tolerance: FrameTolerance, maximumPixels: Int, checkedAtSnapshot: Bool) -> Diffing {
         .diff(
             toData: { $0.data },
             fromData: { AnimationSnapshot(apng: $0, maximumPixels: maximumPixels) },
             diffV2: { reference, actual in
-                if let problem = tolerance.problem { return (problem, []) }
+                if let problem = tolerance.problem { return checkedAtSnapshot ? nil : (problem, []) }
+                if let problem = actual.problem { return checkedAtSnapshot ? nil : (unreadable(problem), []) }
                 guard !reference.frames.isEmpty else {
                     return ("Carousel animation does not match its reference: the reference could not be read as an APNG"
                         + (reference.problem.map { " (\($0))" } ?? "") + ".", [])
                 }
-                if let problem = actual.problem {
-                    return ("Carousel animation could not be compared: its APNG could not be read back (\(problem)).", [])
-                }
-                if reference.frames.count != actual.frames.count {
-                    let shared = min(reference.frames.count, actual.frames.count)
-                    let first = (0..<shared).first { reference.frames[$0] != actual.frames[$0] } ?? shared
-                    return ("Carousel animation differs from its reference: \(actual.frames.count) frames, the reference has "
-                        + "\(reference.frames.count); the first that differs is frame \(first).", [])
-                }
-                for k in reference.frames.indices {
-                    let r = reference.delays[k], a = actual.delays[k]
-                    if r.numerator * a.denominator != a.numerator * r.denominator {
-                        return ("Carousel animation differs from its reference: frame \(k) (at \(String(format: "%.3f", actual.start(of: k))) s) "
-                            + "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s.", [])
-                    }
-                    let comparison = ImageComparison(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
-                    guard !comparison.matches(tolerance) else { continue }
-                    let (paths, attachments) = artifacts(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
-                    let subject = "Carousel animation, frame \(k) (at \(String(format: "%.3f", actual.start(of: k))) s),"
-                    return (comparison.summary(tolerance, of: subject) + paths, attachments)
-                }
-                return nil
+                return firstDifference(reference, actual, tolerance: tolerance)
             }
         )
+    }
+
+    /// Why an animation could not be compared: its own APNG could not be read back (`problem`,
+    /// such as frames past the limit).
+    static func unreadable(_ problem: String) -> String {
+        "Carousel animation could not be compared: its APNG could not be read back (\(problem))."
+    }
+
+    /// The message and attachments of the first frame of `actual` that differs from
+    /// `reference`'s (pixels, delay or presence), or nil when none does.
+    private static func firstDifference(_ reference: AnimationSnapshot, _ actual: AnimationSnapshot,
+                                        tolerance: FrameTolerance) -> (String, [DiffAttachment])? {
+        let counts = reference.frames.count == actual.frames.count ? ""
+            : " (\(actual.frames.count) frames, the reference has \(reference.frames.count))"
+        let none = RGBAImage(width: 0, height: 0)
+        for k in 0..<max(reference.frames.count, actual.frames.count) {
+            // Every frame before k is the same in both, delays included, so frame k starts at
+            // the same time in both.
+            let at = String(format: "%.3f", (k < actual.frames.count ? actual : reference).start(of: k))
+            let subject = "Carousel animation, frame \(k) (at \(at) s),"
+            let theirs = k < reference.frames.count ? reference.frames[k] : none
+            let ours = k < actual.frames.count ? actual.frames[k] : none
+            var what: String
+            if theirs.width == 0 || ours.width == 0 {
+                what = "\(subject) differs from its reference\(counts): "
+                    + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
+            } else {
+                let comparison = ImageComparison(reference: theirs, actual: ours, tolerance: tolerance)
+                let r = reference.delays[k], a = actual.delays[k]
+                let sameDelay = r.numerator * a.denominator == a.numerator * r.denominator
+                if comparison.matches(tolerance) && sameDelay { continue }
+                what = comparison.matches(tolerance)
+                    ? "\(subject) differs from its reference\(counts): it shows for \(a.numerator)/\(a.denominator) s, "
+                        + "the reference for \(r.numerator)/\(r.denominator) s; its pixels match."
+                    : comparison.summary(tolerance, of: subject, context: counts)
+                if !sameDelay && !comparison.matches(tolerance) {
+                    what += " It also shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s."
+                }
+            }
+            let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance)
+            return (what + paths, attachments)
+        }
+        return nil
     }
 }

@@ -25,7 +25,12 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback { carousel in
+        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: tolerance, rows: times, checkedAtSnapshot: true)
+        return Snapshotting<RGBAImage, RGBAImage>(pathExtension: "png", diffing: diffing, snapshot: { $0 }).pullback { carousel in
+            if let problem = tolerance.problem {
+                // Said where the strategy is made, on the run that records the reference too.
+                reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
+            }
             if times.isEmpty {
                 reportFailure("frames(at:) was given no times; give at least one", fileID: fileID, filePath: filePath,
                               line: line, column: column)
@@ -62,15 +67,29 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
 extension Diffing where Value == RGBAImage {
     /// Compares RGBA images stored as PNG, within `tolerance`, writing the three images on failure.
     public static func rgbaImage(tolerance: FrameTolerance = .exact) -> Diffing {
+        rgbaImage(tolerance: tolerance, rows: [], checkedAtSnapshot: false)
+    }
+
+    /// ``rgbaImage(tolerance:)`` of a contact sheet whose rows, top to bottom, are the frames
+    /// at `rows` (two or more): the largest difference is placed in its frame, by time and
+    /// row, as well as on the sheet. With `checkedAtSnapshot`, for a strategy that has failed
+    /// the test for a tolerance that is not a share, the comparison does not say so again.
+    static func rgbaImage(tolerance: FrameTolerance, rows: [MediaTime], checkedAtSnapshot: Bool) -> Diffing {
         .diff(
             toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
             fromData: { data in (try? PNGCodec.decode(data)) ?? RGBAImage(width: 0, height: 0) },
             diffV2: { reference, actual in
-                if let problem = tolerance.problem { return (problem, []) }
+                if let problem = tolerance.problem { return checkedAtSnapshot ? nil : (problem, []) }
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
                 guard !comparison.matches(tolerance) else { return nil }
+                let height = rows.count > 1 && actual.height % rows.count == 0 ? actual.height / rows.count : 0
+                let summary = comparison.summary(tolerance, of: "Carousel frame") { x, y in
+                    guard height > 0 else { return "(\(x), \(y))" }
+                    let row = y / height
+                    return "(\(x), \(y)): (\(x), \(y - row * height)) of the frame at \(rows[row].seconds) s, row \(row + 1) of \(rows.count)"
+                }
                 let (paths, attachments) = artifacts(reference: reference, actual: actual, tolerance: tolerance)
-                return (comparison.summary(tolerance) + blankReferenceHint(reference, actual) + paths, attachments)
+                return (summary + blankReferenceHint(reference, actual) + paths, attachments)
             }
         )
     }
@@ -160,7 +179,7 @@ private final class ArtifactCounter: @unchecked Sendable {
 }
 
 /// Fails the running test (Swift Testing or XCTest) at the given place.
-private func reportFailure(_ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+func reportFailure(_ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     #if canImport(Testing)
     if Test.current != nil {
         Issue.record(Comment(rawValue: message),

@@ -54,9 +54,76 @@ struct CarouselSnapshotTests {
         var slower = CarouselOptions()
         slower.hold = 0.6
         slower.duration = 0.4
+        // The first page held longer: frame 0's delay is the first difference, and its images
+        // are written though its pixels match.
         let retimed = snapshot(try Carousel(images: Self.items(), options: slower))
-        let timing = try #require(diffing.diffV2(reference, retimed)?.0)
-        #expect(timing.hasPrefix("Carousel animation differs from its reference: ") && timing.contains("the first that differs is frame"), "\(timing)")
+        let timing = try #require(diffing.diffV2(reference, retimed))
+        #expect(timing.0.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference (30 frames, the "
+            + "reference has 29): it shows for 16/25 s, the reference for 14/25 s; its pixels match."), "\(timing.0)")
+        #expect(timing.0.contains("Difference: ") && timing.1.count == 3)
+        // Another rate: the frame counts differ, and frame 0 already does (its delay).
+        var faster = CarouselOptions()
+        faster.hold = 0.5
+        faster.duration = 0.4
+        faster.fps = 20
+        let other = try #require(diffing.diffV2(reference, snapshot(try Carousel(images: Self.items(), options: faster)))?.0)
+        let counts = "(\(snapshot(try Carousel(images: Self.items(), options: faster)).frames.count) frames, the reference has \(reference.frames.count))"
+        #expect(other.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference \(counts): "), "\(other)")
+        // An animation that stops before the reference: the first frame it lacks.
+        let cut = AnimationSnapshot(frames: Array(reference.frames.prefix(2)), delays: Array(reference.delays.prefix(2)))
+        let shorter = try #require(diffing.diffV2(reference, cut))
+        #expect(shorter.0.hasPrefix("Carousel animation, frame 2 (at \(String(format: "%.3f", reference.start(of: 2))) s), differs from its "
+            + "reference (2 frames, the reference has \(reference.frames.count)): the animation ends before it, the reference has it."),
+            "\(shorter.0)")
+        #expect(shorter.1.count == 2, "the reference's frame and the difference (the whole frame unmatched), no actual")
+    }
+
+    /// A contact sheet's largest difference is placed in its frame: the time and row.
+    @Test func framesMismatchNamesTheRow() throws {
+        let carousel = try Self.carousel()
+        let times: [MediaTime] = [0.4, 0.6, 0.8, 1.0]
+        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: .exact, rows: times, checkedAtSnapshot: true)
+        var sheet = RGBAImage(width: carousel.width, height: carousel.height * 4)
+        for (row, time) in times.enumerated() { sheet.paste(try carousel.frame(at: time), x: 0, y: row * carousel.height) }
+        var changed = sheet
+        changed[5, 2 * carousel.height + 7] = RGBA(r: 1, g: 2, b: 3)
+        let message = try #require(diffing.diffV2(sheet, changed)?.0)
+        #expect(message.contains("at (5, \(2 * carousel.height + 7)): (5, 7) of the frame at 0.8 s, row 3 of 4."), "\(message)")
+    }
+
+    /// The count of pixels allowed is given beside its share, which two decimals round.
+    @Test func summaryGivesTheCountAllowed() {
+        let reference = RGBAImage(width: 240, height: 240, fill: RGBA(r: 100, g: 100, b: 100))
+        var actual = reference
+        for x in 0..<58 { actual[x, 0] = RGBA(r: 104, g: 100, b: 100) }
+        let tolerance = FrameTolerance(pixels: 0.001, channel: 2)
+        let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
+        #expect(!comparison.matches(tolerance))
+        #expect(comparison.summary(tolerance).contains("58 of 57600 pixels (0.10%) differ by more than 2 levels (allowed: 57, 0.10%)"))
+        #expect(comparison.summary(.exact).contains("differ by more than 0 levels (allowed: none)"))
+    }
+
+    /// A tolerance that is not a share, or an animation past its limit, fails the test where
+    /// the strategy is made, on the run that records too, once: the comparison says nothing more.
+    @Test func strategiesSayTheirProblemsAtOnce() throws {
+        let carousel = try Self.carousel()
+        let bad = FrameTolerance(pixels: 10)
+        withKnownIssue {
+            Snapshotting<Carousel, RGBAImage>.frame(at: 0, tolerance: bad).snapshot(carousel).run { _ in }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("FrameTolerance: pixels is the share") }
+        }
+        let frame = try carousel.frame(at: 0)
+        #expect(Diffing<RGBAImage>.rgbaImage(tolerance: bad, rows: [0], checkedAtSnapshot: true).diffV2(frame, frame) == nil)
+        var snapshot: AnimationSnapshot?
+        withKnownIssue {
+            Snapshotting<Carousel, AnimationSnapshot>.animation(maximumPixels: 1000).snapshot(carousel).run { snapshot = $0 }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("Carousel animation could not be compared: its APNG could not be read back (") }
+        }
+        let tooLarge = try #require(snapshot)
+        #expect(Diffing<AnimationSnapshot>.animation(tolerance: .exact, maximumPixels: 1000, checkedAtSnapshot: true)
+            .diffV2(tooLarge, tooLarge) == nil)
     }
 
     /// A reference that is not a readable APNG fails the comparison saying why.

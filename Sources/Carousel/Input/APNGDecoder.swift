@@ -23,7 +23,8 @@ public struct APNGDecoder: Sendable {
     public let delays: [(numerator: Int, denominator: Int)]
 
     /// The most pixels the frames may hold in all, each frame a whole canvas (1 GiB of RGBA):
-    /// four times a still's limit, 342 distinct frames of 1125x665.
+    /// four times a still's limit, 358 distinct frames of 1125x665 (342 of 1125x697, with the
+    /// dots' footer).
     public static let maximumPixels = 4 * PNGCodec.maximumPixels
 
     /// Decodes `data`; `name` is used in errors. The frames, each a whole canvas, may hold
