@@ -126,7 +126,7 @@ struct CarouselArguments: ParsableArguments {
             }
         }
         return try attributed { () throws(CarouselError) in
-            try Carousel(images: urls.isEmpty ? SampleBanners.images() : ImageInputs.load(urls), options: options)
+            try urls.isEmpty ? Carousel(images: SampleBanners.images(), options: options) : Carousel(contentsOf: urls, options: options)
         }
     }
 

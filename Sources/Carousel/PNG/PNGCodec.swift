@@ -24,14 +24,30 @@ public enum PNGCodec {
     /// 16-bit images without gamma information are taken as sRGB-encoded, as
     /// image editors write them, and rounded to 8 bits.
     public static func decode(contentsOf url: URL, maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
-        let name = url.relativePath  // as the user gave it, e.g. "poster3.png"
-        let data: Data
+        try decode(contents(of: url), name: url.relativePath, maximumPixels: maximumPixels)
+    }
+
+    /// The bytes of the file at `url`, refused as ``decode(contentsOf:maximumPixels:)``
+    /// refuses a file it cannot read; errors name it as the user gave it (`poster3.png`).
+    static func contents(of url: URL) throws(PNGError) -> Data {
         do {
-            data = try InputFile.read(url.path, limit: maximumFileSize)
+            return try InputFile.read(url.path, limit: maximumFileSize)
         } catch {
-            throw .unreadable(file: name, reason: error.reason)
+            throw .unreadable(file: url.relativePath, reason: error.reason)
         }
-        return try decode(data, name: name, maximumPixels: maximumPixels)
+    }
+
+    /// The width and height the header of PNG `data` declares, checked as
+    /// ``decode(_:name:maximumPixels:)`` checks them (a PNG libpng reads, within the size
+    /// cap), without decoding a pixel.
+    static func size(of data: Data, name: String, maximumPixels: Int = maximumPixels) throws(PNGError) -> (width: Int, height: Int) {
+        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+            throw .invalid(file: name, reason: "Not a PNG file")
+        }
+        let result: Result<(width: Int, height: Int), PNGError> = data.withUnsafeBytes { raw in
+            Result { () throws(PNGError) in try withHeader(raw, name: name, maximumPixels: maximumPixels) { _, width, height in (width, height) } }
+        }
+        return try result.get()
     }
 
     /// Decodes PNG `data`; `name` is used in errors.
@@ -43,15 +59,16 @@ public enum PNGCodec {
         // An interlaced 16-bit image is read whole too, for libpng's verdict on the file;
         // its pixels then come from the rewrite (the first result is freed before that).
         let result: Result<RGBAImage, PNGError> = data.withUnsafeBytes { raw in
-            Result { () throws(PNGError) in try read(raw, name: name, maximumPixels: maximumPixels, pixels: true) }
+            Result { () throws(PNGError) in try read(raw, name: name, maximumPixels: maximumPixels) }
         }
         let image = try result.get()
         return PNGCodec.isInterlaced16Bit(data) ? try decodeInterlaced16Bit(data, name: name) : image
     }
 
-    /// Reads the header from `raw` and checks the size cap; with `pixels`, decodes the image too.
-    private static func read(_ raw: UnsafeRawBufferPointer, name: String, maximumPixels: Int,
-                             pixels decodePixels: Bool) throws(PNGError) -> RGBAImage {
+    /// Starts libpng on `raw` and checks the size its header declares against the cap; `body`
+    /// gets the reader and that size, and the reader is freed after it.
+    private static func withHeader<T>(_ raw: UnsafeRawBufferPointer, name: String, maximumPixels: Int,
+                                      _ body: (inout png_image, Int, Int) throws(PNGError) -> T) throws(PNGError) -> T {
         var image = png_image()
         image.version = carousel_png_image_version
         guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
@@ -65,21 +82,27 @@ public enum PNGCodec {
               width <= maximumPixels, height <= maximumPixels else {
             throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
         }
-        guard decodePixels else { return RGBAImage(width: 0, height: 0) }
-        // libpng has read the header; a damaged chunk anywhere else is refused before decoding,
-        // the ancillary ones too (libpng drops those and decodes without them: a gamma or a
-        // transparency lost, the pixels changed).
-        if let defect = PNGChunks.defect(in: raw) { throw .invalid(file: name, reason: defect) }
-        image.flags |= carousel_png_flag_16bit_srgb
-        image.format = carousel_png_format_rgba
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        let finished = pixels.withUnsafeMutableBytes { buffer in
-            png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+        return try body(&image, width, height)
+    }
+
+    /// Decodes `raw` (``withHeader(_:name:maximumPixels:_:)`` first).
+    private static func read(_ raw: UnsafeRawBufferPointer, name: String, maximumPixels: Int) throws(PNGError) -> RGBAImage {
+        try withHeader(raw, name: name, maximumPixels: maximumPixels) { (image, width, height) throws(PNGError) in
+            // libpng has read the header; a damaged chunk anywhere else is refused before decoding,
+            // the ancillary ones too (libpng drops those and decodes without them: a gamma or a
+            // transparency lost, the pixels changed).
+            if let defect = PNGChunks.defect(in: raw) { throw .invalid(file: name, reason: defect) }
+            image.flags |= carousel_png_flag_16bit_srgb
+            image.format = carousel_png_format_rgba
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let finished = pixels.withUnsafeMutableBytes { buffer in
+                png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)
+            }
+            guard finished != 0 else {
+                throw .invalid(file: name, reason: message(of: image))
+            }
+            return RGBAImage(width: width, height: height, pixels: pixels)
         }
-        guard finished != 0 else {
-            throw .invalid(file: name, reason: message(of: image))
-        }
-        return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory; `fast` trades size for speed:

@@ -7,9 +7,39 @@ import Foundation
 extension Carousel {
     /// Loads the PNG files at `urls` and lays them out with `options`.
     ///
-    /// Errors name the file: `CarouselError.image(.invalid(file:reason:))` and the like.
+    /// Errors name the file: `CarouselError.image(.invalid(file:reason:))` and the like; the
+    /// first file in order that cannot be read is named before any option is refused.
+    ///
+    /// The first file's header gives the viewport's size where `options` gives none; every
+    /// picture is then decoded, fitted to its item and dropped, a core's worth at a time, so
+    /// the decoded pictures are never all held at once: six pictures of 4032x3024 rendered at
+    /// 393x852 peak at 156 MiB, where decoding them all first took 327 MiB
+    /// (`bench/large-inputs.py`).
     public init(contentsOf urls: [URL], options: CarouselOptions = CarouselOptions()) throws(CarouselError) {
-        try self.init(images: ImageInputs.load(urls), options: options)
+        guard let firstURL = urls.first else {
+            try self.init(images: [], options: options)
+            return
+        }
+        let firstData: Data, firstSize: (width: Int, height: Int)
+        do throws(PNGError) {
+            firstData = try PNGCodec.contents(of: firstURL)
+            firstSize = try PNGCodec.size(of: firstData, name: firstURL.relativePath)
+        } catch {
+            throw .image(error)
+        }
+        let image: @Sendable (Int) -> Result<RGBAImage, CarouselError> = { k in
+            Result { () throws(CarouselError) in
+                do throws(PNGError) {
+                    return k == 0 ? try PNGCodec.decode(firstData, name: firstURL.relativePath) : try PNGCodec.decode(contentsOf: urls[k])
+                } catch {
+                    throw .image(error)
+                }
+            }
+        }
+        try self.init(count: urls.count, firstSize: firstSize, options: options, imageFailure: { () throws(CarouselError) in
+            // Every picture decoded and dropped at once, for the first that fails.
+            for result in Array(0..<urls.count).parallelMap({ k in image(k).map { _ in () } }) { try result.get() }
+        }, image: image)
     }
 
     /// Loads PNG files and folders (a folder gives its `*.png` in natural order), as the command line does.

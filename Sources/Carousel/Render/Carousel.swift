@@ -32,42 +32,68 @@ public struct Carousel: Sendable {
         if let k = images.firstIndex(where: { $0.width < 1 || $0.height < 1 }) {
             throw .input("image \(k + 1)", "is \(images[k].width)x\(images[k].height); an image needs at least one pixel each way")
         }
-        let width = options.size?.width ?? first.width
-        let height = options.size?.height ?? first.height
-        guard PixelSize.dimensions.contains(width), PixelSize.dimensions.contains(height) else {
-            throw .invalidOption(key: .size, reason: "the first image is \(width)x\(height); give a viewport of at most 65535x65535")
-        }
-        let geometry = try Geometry(count: images.count, width: width, height: height,
+        try self.init(count: images.count, firstSize: (first.width, first.height), options: options,
+                      imageFailure: { () throws(CarouselError) in }, image: { .success(images[$0]) })
+    }
+
+    /// Lays out `count` images with `options`, image 0 being `firstSize`: `image(k)` gives
+    /// image k, and each is fitted to its item as soon as it is given and then dropped, so a
+    /// caller that decodes them there (``init(contentsOf:options:)``) holds at most one source
+    /// picture a core at a time, not every one.
+    ///
+    /// A refusal found before the images are fitted (the options, geometry, the strip's size,
+    /// the timeline) comes after `imageFailure`, which throws the first image that cannot be
+    /// had, in order, if any: a bad image is named before a bad option, as when every image
+    /// was decoded first. Among the images, the first failure in order is thrown.
+    init(count: Int, firstSize: (width: Int, height: Int), options: CarouselOptions,
+         imageFailure: () throws(CarouselError) -> Void,
+         image: @Sendable (Int) -> Result<RGBAImage, CarouselError>) throws(CarouselError) {
+        let width: Int, height: Int, geometry: Geometry, timeline: Timeline
+        do throws(CarouselError) {
+            try options.validate()
+            width = options.size?.width ?? firstSize.width
+            height = options.size?.height ?? firstSize.height
+            guard PixelSize.dimensions.contains(width), PixelSize.dimensions.contains(height) else {
+                throw .invalidOption(key: .size, reason: "the first image is \(width)x\(height); give a viewport of at most 65535x65535")
+            }
+            geometry = try Geometry(count: count, width: width, height: height,
                                     itemWidth: options.itemWidth ?? width, spacing: options.spacing,
                                     alignment: options.align, clones: options.clones)
-        let (pixels, overflow) = geometry.stripWidth.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= Carousel.maximumStripPixels else {
-            // Named after what set the strip's length: explicit clones; or else the larger part
-            // of the pitch, the spacing or the item width, where it was given; or the viewport.
-            let key: OptionKey = options.clones != .auto ? .clones
-                : options.spacing > (options.itemWidth ?? width) ? .spacing
-                : options.itemWidth != nil ? .itemWidth : .size
-            let items = geometry.leftClones + geometry.count + geometry.rightClones
-            throw .invalidOption(key: key, reason: "the padded strip would be \(geometry.stripWidth)x\(height) (\(items) items "
-                                 + "and clones, \(geometry.pitch) px apart), over the limit of \(Carousel.maximumStripPixels) pixels")
-        }
-        let timeline = try Timeline(script: options.script ?? .autoplay, count: images.count, pitch: geometry.pitch,
+            let (pixels, overflow) = geometry.stripWidth.multipliedReportingOverflow(by: height)
+            guard !overflow, pixels <= Carousel.maximumStripPixels else {
+                // Named after what set the strip's length: explicit clones; or else the larger part
+                // of the pitch, the spacing or the item width, where it was given; or the viewport.
+                let key: OptionKey = options.clones != .auto ? .clones
+                    : options.spacing > (options.itemWidth ?? width) ? .spacing
+                    : options.itemWidth != nil ? .itemWidth : .size
+                let items = geometry.leftClones + geometry.count + geometry.rightClones
+                throw .invalidOption(key: key, reason: "the padded strip would be \(geometry.stripWidth)x\(height) (\(items) items "
+                                     + "and clones, \(geometry.pitch) px apart), over the limit of \(Carousel.maximumStripPixels) pixels")
+            }
+            timeline = try Timeline(script: options.script ?? .autoplay, count: count, pitch: geometry.pitch,
                                     hold: options.hold, moveDuration: options.duration, easing: options.easing,
                                     written: options.script != nil)
-        guard timeline.frameCount(fps: options.fps) > 0 else { throw Carousel.tooShort(timeline, options) }
+            guard timeline.frameCount(fps: options.fps) > 0 else { throw Carousel.tooShort(timeline, options) }
+        } catch {
+            try imageFailure()
+            throw error
+        }
         self.options = options
         self.geometry = geometry
         self.timeline = timeline
-        let items = images.parallelMap { image in
-            ItemFitter.fit(image, width: geometry.itemWidth, height: height, mode: options.fit, background: options.background)
+        let fitted = Array(0..<count).parallelMap { k in
+            image(k).map { ItemFitter.fit($0, width: geometry.itemWidth, height: height, mode: options.fit, background: options.background) }
         }
+        var items: [RGBAImage] = []
+        items.reserveCapacity(count)
+        for item in fitted { items.append(try item.get()) }
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
         states = timeline.frames(fps: options.fps)
         // With one page the carousel is a still (spec section 2): no dots, and no finger drawn
         // over content that cannot scroll, as apps stop a one-item carousel scrolling.
         var overlays: [any Overlay] = []
-        if options.dots.placement != .none && images.count > 1 { overlays.append(options.dots) }
-        if options.touches.mode == .show && images.count > 1 && timeline.segments.contains(where: { $0.finger != nil }) {
+        if options.dots.placement != .none && count > 1 { overlays.append(options.dots) }
+        if options.touches.mode == .show && count > 1 && timeline.segments.contains(where: { $0.finger != nil }) {
             overlays.append(options.touches)
         }
         self.overlays = overlays

@@ -5,6 +5,56 @@ import Testing
 
 /// The public API as the README shows it.
 struct LibraryAPITests {
+    /// Files are decoded, fitted and dropped a core's worth at a time: the carousel is the one
+    /// of the decoded pictures, the viewport the first file's size; the first file in order
+    /// that cannot be read is named before any option is refused, as when every picture was
+    /// decoded first.
+    @Test func carouselOfFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-files-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var images = CarouselRenderTests.flatItems(4)
+        images[1] = RGBAImage(width: 90, height: 30, fill: RGBA(r: 200, g: 30, b: 60))   // fitted down
+        var urls: [URL] = []
+        for (k, image) in images.enumerated() {
+            urls.append(folder.appendingPathComponent("\(k + 1).png"))
+            try image.pngData().write(to: urls[k])
+        }
+        var options = CarouselOptions()
+        options.hold = 0.4
+        options.duration = 0.3
+        for fit in [FitMode.fill, .fit] {
+            options.fit = fit
+            let files = try Carousel(contentsOf: urls, options: options)
+            let decoded = try Carousel(images: ImageInputs.load(urls), options: options)
+            #expect(files.width == images[0].width && files.strip == decoded.strip && files.frameCount == decoded.frameCount)
+            #expect(try files.gifData() == decoded.gifData())
+        }
+        let garbage = folder.appendingPathComponent("garbage.png"), missing = folder.appendingPathComponent("missing.png")
+        try Data("not a picture".utf8).write(to: garbage)
+        var bad = options
+        bad.fps = 99
+        // A file that is not a PNG, after a good one and before a missing one, with a bad option.
+        #expect(throws: CarouselError.image(.invalid(file: garbage.relativePath, reason: "Not a PNG file"))) {
+            try Carousel(contentsOf: [urls[0], garbage, missing], options: bad)
+        }
+        #expect(throws: CarouselError.image(.invalid(file: garbage.relativePath, reason: "Not a PNG file"))) {
+            try Carousel(contentsOf: [garbage, urls[0]], options: bad)
+        }
+        // Good files and a bad option: the option.
+        #expect(throws: CarouselError.invalidOption(key: .fps, reason: "must be 1...50, got 99")) {
+            try Carousel(contentsOf: urls, options: bad)
+        }
+        // A bad file found while fitting, with good options.
+        let unread = #expect(throws: CarouselError.self) { try Carousel(contentsOf: [urls[0], urls[1], missing], options: options) }
+        if case .image(.unreadable(let file, _))? = unread {
+            #expect(file == missing.relativePath)
+        } else {
+            Issue.record("expected the missing file named, got \(String(describing: unread))")
+        }
+        #expect(throws: CarouselError.noImages) { try Carousel(contentsOf: [], options: options) }
+    }
+
     @Test func readmeCalls() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("posters"), withIntermediateDirectories: true)
