@@ -130,23 +130,6 @@ struct CarouselArguments: ParsableArguments {
         }
     }
 
-    /// The encoder of `carousel` for `format`. Where no size was given (as a flag or in the
-    /// config), the viewport took the first image's size, so a viewport too large for the format
-    /// is put down to that image, not to `--size`: `error: wide.png: a WebP is at most 16383
-    /// pixels each way; the output would be 16384x10 (the viewport is this first image's size;
-    /// give --size)`, a usage error as the option's would be.
-    func encoder(of carousel: Carousel, for format: OutputFormat, options: CarouselOptions) throws(CLIError) -> any AnimationEncoder {
-        do {
-            return try carousel.encoder(for: format)
-        } catch .invalidOption(key: .size, let reason) where options.size == nil && !images.isEmpty {
-            let first = try attributed { () throws(CarouselError) in try ImageInputs.resolve(images)[0].relativePath }
-            let error = CarouselError.input(first, reason + " (the viewport is this first image's size; give --size)")
-            throw .usage(error.description)
-        } catch {
-            throw CLIError(error, flags: Set(given.map(\.0)), config: config)
-        }
-    }
-
     /// Runs `body`, saying a library error in the command line's words.
     func attributed<T>(_ body: () throws(CarouselError) -> T) throws(CLIError) -> T {
         do {

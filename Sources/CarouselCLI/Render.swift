@@ -25,7 +25,7 @@ struct Render: ParsableCommand {
         let format = try Render.format(options.format, output: output)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
         let carousel = try arguments.carousel(options: options, output: output)
-        let encoder = try arguments.encoder(of: carousel, for: format, options: options)
+        let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         var bytes = 0
         try AtomicOutput.write(to: output) { sink throws(CarouselError) in

@@ -120,6 +120,9 @@ extension Diffing where Value == AnimationSnapshot {
             let theirs = k < reference.frames.count ? reference.frames[k] : none
             let ours = k < actual.frames.count ? actual.frames[k] : none
             var what: String
+            func delays(_ a: (numerator: Int, denominator: Int), _ r: (numerator: Int, denominator: Int)) -> String {
+                "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s"
+            }
             if theirs.width == 0 || ours.width == 0 {
                 what = "\(subject) differs from its reference\(counts): "
                     + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
@@ -129,11 +132,10 @@ extension Diffing where Value == AnimationSnapshot {
                 let sameDelay = r.numerator * a.denominator == a.numerator * r.denominator
                 if comparison.matches(tolerance) && sameDelay { continue }
                 what = comparison.matches(tolerance)
-                    ? "\(subject) differs from its reference\(counts): it shows for \(a.numerator)/\(a.denominator) s, "
-                        + "the reference for \(r.numerator)/\(r.denominator) s; its pixels match."
+                    ? "\(subject) differs from its reference\(counts): it \(delays(a, r)); its pixels match."
                     : comparison.summary(tolerance, of: subject, context: counts)
                 if !sameDelay && !comparison.matches(tolerance) {
-                    what += " It also shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s."
+                    what += " It also \(delays(a, r))."
                 }
             }
             let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance)

@@ -25,12 +25,8 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: tolerance, rows: times, checkedAtSnapshot: true)
-        return Snapshotting<RGBAImage, RGBAImage>(pathExtension: "png", diffing: diffing, snapshot: { $0 }).pullback { carousel in
-            if let problem = tolerance.problem {
-                // Said where the strategy is made, on the run that records the reference too.
-                reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
-            }
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, rows: times, fileID: fileID, filePath: filePath,
+                                                 line: line, column: column).pullback { carousel in
             if times.isEmpty {
                 reportFailure("frames(at:) was given no times; give at least one", fileID: fileID, filePath: filePath,
                               line: line, column: column)
@@ -48,8 +44,11 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     }
 
     /// The padded strip the frames are cut from (as `carousel strip` writes it).
-    public static func strip(tolerance: FrameTolerance = .exact) -> Snapshotting {
-        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance).pullback(\.strip)
+    public static func strip(tolerance: FrameTolerance = .exact,
+                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, fileID: fileID, filePath: filePath,
+                                                 line: line, column: column).pullback(\.strip)
     }
 }
 
@@ -59,8 +58,27 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
     /// On a mismatch the reference, the actual image and a difference image are
     /// written as PNG to `$SNAPSHOT_ARTIFACTS` (or the temporary folder) under
     /// `carousel-snapshots/`, and the failure message gives their paths. Works on Linux.
-    public static func image(tolerance: FrameTolerance = .exact) -> Snapshotting {
-        Snapshotting(pathExtension: "png", diffing: .rgbaImage(tolerance: tolerance), snapshot: { $0 })
+    ///
+    /// A `tolerance` whose `pixels` is not a share fails the test where the strategy is made,
+    /// on the run that records the reference too.
+    public static func image(tolerance: FrameTolerance = .exact,
+                             fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        image(tolerance: tolerance, rows: [], fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``image(tolerance:fileID:filePath:line:column:)`` of a contact sheet whose rows are the
+    /// frames at `rows` (``Diffing/rgbaImage(tolerance:rows:checkedAtSnapshot:)``), or of any
+    /// image where `rows` is empty.
+    static func image(tolerance: FrameTolerance, rows: [MediaTime], fileID: StaticString, filePath: StaticString,
+                      line: UInt, column: UInt) -> Snapshotting {
+        Snapshotting(pathExtension: "png", diffing: .rgbaImage(tolerance: tolerance, rows: rows, checkedAtSnapshot: true)) { image in
+            if let problem = tolerance.problem {
+                // Said where the strategy is made, on the run that records the reference too.
+                reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
+            }
+            return image
+        }
     }
 }
 

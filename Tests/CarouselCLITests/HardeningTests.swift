@@ -56,10 +56,10 @@ struct HardeningTests {
         // The dots' footer takes a GIF past 65535 rows: the footer's usage error, before encoding.
         Case(arguments: ["render", "imgs", "--size", "8x65535", "--dots", "footer", "-o", "tall.gif"], status: 64,
              says: "--dots: a GIF is at most 65535 pixels each way, and the footer's 32 rows make the output 8x65567"),
-        // A WebP past 16383 pixels names what made it so: the first image whose size the
-        // viewport took, the footer, or --size.
+        // A WebP past 16383 pixels names what made it so: the footer, or --size (saying so
+        // where the viewport took the first image's size).
         Case(arguments: ["render", "wide.png", "-o", "wide.webp"], status: 64,
-             says: "error: wide.png: a WebP is at most 16383 pixels each way; the output would be 16384x2 (the viewport is this first image's size; give --size)"),
+             says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 16384x2 (the viewport is the first image's size)"),
         Case(arguments: ["render", "imgs", "--size", "8x16383", "--dots", "footer", "-o", "tall.webp"], status: 64,
              says: "error: --dots: a WebP is at most 16383 pixels each way, and the footer's 32 rows make the output 8x16415"),
         Case(arguments: ["render", "wide.png", "--size", "16384x8", "-o", "wide.webp"], status: 64,

@@ -78,7 +78,10 @@ extension Carousel {
                     throw .invalidOption(key: .dots, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way, and the footer's "
                                          + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
                 }
-                throw .invalidOption(key: .size, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; the output would be \(width)x\(height)")
+                // Where no size was given the viewport took the first image's: the size is still
+                // what to set, and the reason says where the viewport came from.
+                throw .invalidOption(key: .size, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; the output would be "
+                                     + "\(width)x\(height)" + (options.size == nil ? " (the viewport is the first image's size)" : ""))
             }
             if options.lossless, options.quality != nil {
                 throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")

@@ -9,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Turns the command line's IMAGES (files and folders) into decoded images.
+/// Turns IMAGES (files and folders) into the files they name, in order, and files into decoded
+/// images (``Carousel/init(contentsOf:options:)`` decodes them one at a time as it fits them).
 public enum ImageInputs {
     /// The PNG files `paths` name: files as given, folders as their `*.png` in natural order
     /// (``naturalOrder(_:_:)``: 2 before 10, case aside).

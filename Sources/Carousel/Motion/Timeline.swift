@@ -107,7 +107,7 @@ public struct Timeline: Equatable, Sendable {
     /// The index of the frame shown at `time` at `fps`. Frame i shows from `i / fps`, to the
     /// microsecond as every time is: from `round(i * 1_000_000 / fps)` µs (half up). That is
     /// `floor(time * fps)` wherever `1 / fps` is a whole number of microseconds (1, 2, 4, 5, 8,
-    /// 10, 16, 20, 25, 40 and 50 fps); at other rates it puts a frame that starts between two
+    /// 10, 16, 20, 25, 32, 40 and 50 fps); at other rates it puts a frame that starts between two
     /// microseconds at the nearer one, so the time `frames.json` gives frame i, `i / fps` read
     /// back to the microsecond, is frame i's at every rate (at 7 fps frame 10 starts at
     /// 1.4285714… s, read as 1,428,571 µs, where `floor` gave frame 9).

@@ -52,6 +52,14 @@ struct LibraryAPITests {
         } else {
             Issue.record("expected the missing file named, got \(String(describing: unread))")
         }
+        // Two bad files, good options: the first in order, whichever is decoded first.
+        for (files, named) in [([urls[0], missing, garbage], missing), ([urls[0], garbage, missing], garbage)] {
+            let error = #expect(throws: CarouselError.self) { try Carousel(contentsOf: files, options: options) }
+            switch error {
+            case .image(.unreadable(let file, _))?, .image(.invalid(let file, _))?: #expect(file == named.relativePath)
+            default: Issue.record("expected \(named.lastPathComponent) named, got \(String(describing: error))")
+            }
+        }
         #expect(throws: CarouselError.noImages) { try Carousel(contentsOf: [], options: options) }
     }
 
