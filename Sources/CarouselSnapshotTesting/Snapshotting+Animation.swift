@@ -112,6 +112,9 @@ extension Diffing where Value == AnimationSnapshot {
         let counts = reference.frames.count == actual.frames.count ? ""
             : " (\(actual.frames.count) frames, the reference has \(reference.frames.count))"
         let none = RGBAImage(width: 0, height: 0)
+        func delays(_ a: (numerator: Int, denominator: Int), _ r: (numerator: Int, denominator: Int)) -> String {
+            "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s"
+        }
         for k in 0..<max(reference.frames.count, actual.frames.count) {
             // Every frame before k is the same in both, delays included, so frame k starts at
             // the same time in both.
@@ -120,9 +123,6 @@ extension Diffing where Value == AnimationSnapshot {
             let theirs = k < reference.frames.count ? reference.frames[k] : none
             let ours = k < actual.frames.count ? actual.frames[k] : none
             var what: String
-            func delays(_ a: (numerator: Int, denominator: Int), _ r: (numerator: Int, denominator: Int)) -> String {
-                "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s"
-            }
             if theirs.width == 0 || ours.width == 0 {
                 what = "\(subject) differs from its reference\(counts): "
                     + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
