@@ -64,25 +64,10 @@ extension Carousel {
         }
         switch format {
         case .gif:
-            // The viewport is at most 65535 each way: only the dots' footer can take the output
-            // past it, so the footer is named, whether the size was given or came from an image.
-            guard width <= GIFWriter.maximumDimension, height <= GIFWriter.maximumDimension else {
-                throw .invalidOption(key: .dots, reason: "a GIF is at most \(GIFWriter.maximumDimension) pixels each way, and the footer's "
-                                     + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
-            }
+            if let refusal = sizeRefusal(format: "a GIF", limit: GIFWriter.maximumDimension) { throw refusal }
             return gifEncoder
         case .webp:
-            guard width <= WebPEncoder.maximumDimension, height <= WebPEncoder.maximumDimension else {
-                // The footer is named where the viewport alone would fit, as for a GIF.
-                if width <= WebPEncoder.maximumDimension, height - options.dots.extraHeight <= WebPEncoder.maximumDimension {
-                    throw .invalidOption(key: .dots, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way, and the footer's "
-                                         + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
-                }
-                // Where no size was given the viewport took the first image's: the size is still
-                // what to set, and the reason says where the viewport came from.
-                throw .invalidOption(key: .size, reason: "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; the output would be "
-                                     + "\(width)x\(height)" + (options.size == nil ? " (the viewport is the first image's size)" : ""))
-            }
+            if let refusal = sizeRefusal(format: "a WebP", limit: WebPEncoder.maximumDimension) { throw refusal }
             if options.lossless, options.quality != nil {
                 throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")
             }
@@ -91,6 +76,20 @@ extension Carousel {
         case .apng:
             return APNGEncoder(loop: options.loop)
         }
+    }
+
+    /// Why the output cannot be `format` ("a GIF"), which is at most `limit` pixels each way, or
+    /// nil when it fits. The dots' footer is named where the viewport alone would fit (a GIF's
+    /// viewport always does: the options hold it to 65535); otherwise the size, saying so where
+    /// the viewport took the first image's size because none was given.
+    private func sizeRefusal(format: String, limit: Int) -> CarouselError? {
+        guard width > limit || height > limit else { return nil }
+        if width <= limit, height - options.dots.extraHeight <= limit {
+            return .invalidOption(key: .dots, reason: "\(format) is at most \(limit) pixels each way, and the footer's "
+                                  + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
+        }
+        return .invalidOption(key: .size, reason: "\(format) is at most \(limit) pixels each way; the output would be "
+                              + "\(width)x\(height)" + (options.size == nil ? " (the viewport is the first image's size)" : ""))
     }
 
     /// The animation in `format`, as bytes.

@@ -100,7 +100,7 @@ public struct Timeline: Equatable, Sendable {
 
     /// Number of frames at `fps`: `round(T * fps)`, half up.
     public func frameCount(fps: Int) -> Int {
-        precondition(CarouselOptions.fpsRange.contains(fps), "Timeline: fps must be 1...50, got \(fps)")
+        precondition(CarouselOptions.fpsRange.contains(fps), "Timeline: fps must be \(CarouselOptions.fpsText), got \(fps)")
         return (length.microseconds * fps + 500_000) / 1_000_000
     }
 

@@ -28,6 +28,8 @@ public struct CarouselOptions: Equatable, Sendable {
     public var easing = Easing.easeInOut
     /// The frame rates a render may have (spec section 3).
     public static let fpsRange = 1...50
+    /// ``fpsRange`` as messages and the help write it: `1...50`.
+    static let fpsText = "\(fpsRange.lowerBound)...\(fpsRange.upperBound)"
 
     /// Frames per second, 1...50.
     public var fps = 25
@@ -88,7 +90,7 @@ public struct CarouselOptions: Equatable, Sendable {
         case .duration:
             return duration.durationRefusal
         case .fps:
-            return CarouselOptions.fpsRange.contains(fps) ? nil : "must be 1...50, got \(fps)"
+            return CarouselOptions.fpsRange.contains(fps) ? nil : "must be \(CarouselOptions.fpsText), got \(fps)"
         case .dotSize:
             return dots.size > 0 && dots.size <= 1000 ? nil : "must be above 0 and at most 1000, got \(Self.written(dots.size))"
         case .dotGap:

@@ -74,7 +74,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 2."
         case .duration: return "Default move duration: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 0.3."
         case .easing: return "Default move easing: \(Easing.accepted). Default: ease-in-out."
-        case .fps: return "Frames per second, 1...50. Default: 25."
+        case .fps: return "Frames per second, \(CarouselOptions.fpsText). Default: 25."
         case .dots: return "Page dots: overlay (over the viewport), footer (a 32 px band below it, so the output is 32 px taller) or none. Default: overlay."
         case .dotsSwitch: return "When the current dot changes: half (round(p) mod N), start (as a move begins) or end (when it ends). Default: half."
         case .dotSize: return "Dot diameter in pixels, above 0 and at most 1000. Default: 8."

@@ -41,9 +41,7 @@ public enum PNGCodec {
     /// ``decode(_:name:maximumPixels:)`` checks them (a PNG libpng reads, within the size
     /// cap), without decoding a pixel.
     static func size(of data: Data, name: String, maximumPixels: Int = maximumPixels) throws(PNGError) -> (width: Int, height: Int) {
-        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
-            throw .invalid(file: name, reason: "Not a PNG file")
-        }
+        try checkSignature(data, name: name)
         let result: Result<(width: Int, height: Int), PNGError> = data.withUnsafeBytes { raw in
             Result { () throws(PNGError) in try withHeader(raw, name: name, maximumPixels: maximumPixels) { _, width, height in (width, height) } }
         }
@@ -52,9 +50,7 @@ public enum PNGCodec {
 
     /// Decodes PNG `data`; `name` is used in errors.
     public static func decode(_ data: Data, name: String = "<memory>", maximumPixels: Int = maximumPixels) throws(PNGError) -> RGBAImage {
-        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
-            throw .invalid(file: name, reason: "Not a PNG file")
-        }
+        try checkSignature(data, name: name)
         // libpng keeps `raw` from begin_read to finish_read: both happen inside this closure.
         // An interlaced 16-bit image is read whole too, for libpng's verdict on the file;
         // its pixels then come from the rewrite (the first result is freed before that).
@@ -63,6 +59,13 @@ public enum PNGCodec {
         }
         let image = try result.get()
         return PNGCodec.isInterlaced16Bit(data) ? try decodeInterlaced16Bit(data, name: name) : image
+    }
+
+    /// Refuses `data` that does not start as a PNG does, before libpng reads it.
+    private static func checkSignature(_ data: Data, name: String) throws(PNGError) {
+        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
+            throw .invalid(file: name, reason: "Not a PNG file")
+        }
     }
 
     /// Starts libpng on `raw` and checks the size its header declares against the cap; `body`

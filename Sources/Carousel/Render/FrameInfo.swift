@@ -24,7 +24,7 @@ public struct FrameInfo: Equatable, Sendable, Codable {
     /// other values trap.
     public static func delay(frame i: Int, fps: Int) -> Int {
         precondition(CarouselOptions.fpsRange.contains(fps) && (0..<1 << 52).contains(i),
-                     "FrameInfo.delay: frame \(i) at \(fps) fps; fps is 1...50 and a frame 0 ..< 2^52")
+                     "FrameInfo.delay: frame \(i) at \(fps) fps; fps is \(CarouselOptions.fpsText) and a frame 0 ..< 2^52")
         func centiseconds(_ k: Int) -> Int { (200 * k + fps) / (2 * fps) }
         return centiseconds(i + 1) - centiseconds(i)
     }
