@@ -115,32 +115,42 @@ extension Diffing where Value == AnimationSnapshot {
         func delays(_ a: (numerator: Int, denominator: Int), _ r: (numerator: Int, denominator: Int)) -> String {
             "shows for \(a.numerator)/\(a.denominator) s, the reference for \(r.numerator)/\(r.denominator) s"
         }
-        for k in 0..<max(reference.frames.count, actual.frames.count) {
-            // Every frame before k is the same in both, delays included, so frame k starts at
-            // the same time in both.
-            let at = String(format: "%.3f", (k < actual.frames.count ? actual : reference).start(of: k))
-            let subject = "Carousel animation, frame \(k) (at \(at) s),"
-            let theirs = k < reference.frames.count ? reference.frames[k] : none
-            let ours = k < actual.frames.count ? actual.frames[k] : none
-            var what: String
-            if theirs.width == 0 || ours.width == 0 {
-                what = "\(subject) differs from its reference\(counts): "
-                    + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
-            } else {
-                let comparison = ImageComparison(reference: theirs, actual: ours, tolerance: tolerance)
-                let r = reference.delays[k], a = actual.delays[k]
-                let sameDelay = r.numerator * a.denominator == a.numerator * r.denominator
-                if comparison.matches(tolerance) && sameDelay { continue }
-                what = comparison.matches(tolerance)
-                    ? "\(subject) differs from its reference\(counts): it \(delays(a, r)); its pixels match."
-                    : comparison.summary(tolerance, of: subject, context: counts)
-                if !sameDelay && !comparison.matches(tolerance) {
-                    what += " It also \(delays(a, r))."
-                }
-            }
-            let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance)
-            return (what + paths, attachments)
+        func sameDelay(_ k: Int) -> Bool {
+            let r = reference.delays[k], a = actual.delays[k]
+            return r.numerator * a.denominator == a.numerator * r.denominator
         }
-        return nil
+        // The first frame that differs: in its pixels or its delay, or past the shorter animation.
+        let shared = min(reference.frames.count, actual.frames.count)
+        var k = 0, comparison: ImageComparison?
+        while k < shared {
+            let frame = ImageComparison(reference: reference.frames[k], actual: actual.frames[k], tolerance: tolerance)
+            if !frame.matches(tolerance) || !sameDelay(k) {
+                comparison = frame
+                break
+            }
+            k += 1
+        }
+        guard k < max(reference.frames.count, actual.frames.count) else { return nil }
+        // Every frame before k is the same in both, delays included, so frame k starts at the
+        // same time in both.
+        let at = String(format: "%.3f", (k < actual.frames.count ? actual : reference).start(of: k))
+        let subject = "Carousel animation, frame \(k) (at \(at) s),"
+        let theirs = k < reference.frames.count ? reference.frames[k] : none
+        let ours = k < actual.frames.count ? actual.frames[k] : none
+        var what: String
+        if let comparison {
+            let r = reference.delays[k], a = actual.delays[k]
+            what = comparison.matches(tolerance)
+                ? "\(subject) differs from its reference\(counts): it \(delays(a, r)); its pixels match."
+                : comparison.summary(tolerance, of: subject, context: counts)
+            if !sameDelay(k) && !comparison.matches(tolerance) {
+                what += " It also \(delays(a, r))."
+            }
+        } else {
+            what = "\(subject) differs from its reference\(counts): "
+                + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
+        }
+        let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance)
+        return (what + paths, attachments)
     }
 }
