@@ -134,6 +134,15 @@ public struct Geometry: Equatable, Sendable {
     /// The farthest strip offset represented, in pixels either way.
     static let farthest = Double(1 << 52)
 
+    /// ``x0(at:)`` of a frame: from the timeline's exact `round(p * pitch)` where it has one
+    /// (linear motion, ``FrameState/offset``), so an offset exactly half way between two
+    /// pixels rounds up as the spec says, else from the position.
+    public func x0(of state: FrameState) -> Int {
+        guard let offset = state.offset else { return x0(at: state.position) }
+        let farthest = Int(Geometry.farthest)
+        return min(farthest, max(-farthest, offset)) - alignOffset
+    }
+
     /// The column of the padded strip that shows periodic-strip column `x0`.
     ///
     /// Unshifted when the viewport fits there (every `next`/`prev` move from a real

@@ -20,9 +20,51 @@ public struct Timeline: Equatable, Sendable {
         public let toPage: Int
         /// The finger while it is down: its offset in pixels from the viewport's centre.
         public let finger: FingerPath?
+        /// The content's offset, `p * pitch`, where the motion is linear in time (a move or a
+        /// drag along `linear`, the finger resting), in whole numbers; nil elsewhere.
+        let linear: LinearOffset?
 
         /// When it ends.
         public var end: MediaTime { start + length }
+    }
+
+    /// A content offset linear in a segment's progress u: `start + by * u` millionths of a
+    /// pixel (``TimelineBuilder/microPixels``).
+    ///
+    /// Worked out in whole numbers, so an offset exactly half way between two pixels rounds
+    /// up (spec section 2). In floating point, `p * pitch` can come out just below the half:
+    /// a linear move's 0.58 pages of 25 pixels gave 14.499999999999998, x0 14 for 15, and a
+    /// drag of 7 pixels 3/14 of the way 1.4999999999999998.
+    struct LinearOffset: Equatable, Sendable {
+        let start: Int
+        let by: Int
+
+        /// Millionths of a pixel in a pixel.
+        static let unit = 1_000_000
+
+        /// `start + by * u` in millionths of a pixel, or nil where it does not fit in `Int`
+        /// (`page` pages of `pitch` pixels at the farthest a geometry allows).
+        init?(page: Int, pitch: Int, travelled: Int = 0, by: Int) {
+            let (pageStart, o1) = page.multipliedReportingOverflow(by: pitch)
+            let (micro, o2) = pageStart.multipliedReportingOverflow(by: Self.unit)
+            let (start, o3) = micro.subtractingReportingOverflow(travelled)
+            guard !o1, !o2, !o3 else { return nil }
+            self.start = start
+            self.by = by
+        }
+
+        /// The offset at progress `num / den` (`0 <= num <= den`, `den > 0`) in whole pixels,
+        /// rounded half up, or nil where it does not fit in `Int`.
+        func pixels(_ num: Int, over den: Int) -> Int? {
+            // by * num / den, floored: its size is at most |by|.
+            var (q, r) = den.dividingFullWidth(by.multipliedFullWidth(by: num))
+            if r < 0 { q -= 1 }
+            // The fraction left, below one millionth, cannot carry the sum past a whole pixel.
+            let (sum, o1) = start.addingReportingOverflow(q)
+            let (half, o2) = sum.addingReportingOverflow(Self.unit / 2)
+            guard !o1, !o2 else { return nil }
+            return floorDiv(half, Self.unit)
+        }
     }
 
     /// Where the finger is during a segment: offsets in pixels from the viewport's centre.
@@ -143,7 +185,10 @@ public struct Timeline: Equatable, Sendable {
 
     private func state(frame i: Int, fps: Int, segment k: Int, release r: Int) -> FrameState {
         let s = segments[k]
-        let u = min(1, Double(i * 1_000_000 - s.start.microseconds * fps) / Double(max(1, s.length.microseconds * fps)))
+        // Progress num / den, in whole numbers (frame time and segment times x fps, in µs).
+        let den = max(1, s.length.microseconds * fps)
+        let num = min(den, i * 1_000_000 - s.start.microseconds * fps)
+        let u = Double(num) / Double(den)
         var position: Double
         var jumped = false
         switch s.motion {
@@ -158,7 +203,8 @@ public struct Timeline: Equatable, Sendable {
         }
         let (finger, lifted) = fingers(frame: i, fps: fps, segment: s, progress: u, release: r)
         return FrameState(index: i, position: position, from: s.fromPage, to: s.toPage, moving: s.motion.isMoving,
-                          jumped: jumped, segment: k, phase: s.motion.phase, finger: finger, lifted: lifted)
+                          jumped: jumped, segment: k, phase: s.motion.phase, finger: finger, lifted: lifted,
+                          offset: s.linear?.pixels(max(0, num), over: den))
     }
 
     /// The fingers at frame `i`: the one on the screen during a drag or rest, and each lifted
@@ -211,10 +257,20 @@ public struct FrameState: Equatable, Sendable {
     /// Fingers lifted before ``finger`` and still fading, the earliest first: a drag that
     /// starts within 0.15 s of a release, or two releases that close together.
     public let lifted: [FingerState]
+    /// `round(position * pitch)` (half up) in pixels, worked out exactly, where the timeline
+    /// moves the content linearly in time (``Timeline/LinearOffset``); nil elsewhere, and in
+    /// a state made with the public initializer. ``Geometry/x0(of:)`` reads it.
+    public let offset: Int?
 
     /// Creates a frame state (the timeline makes these; tests and custom renderers may too).
     public init(index: Int, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int = 0,
                 phase: Phase? = nil, finger: FingerState? = nil, lifted: [FingerState] = []) {
+        self.init(index: index, position: position, from: from, to: to, moving: moving, jumped: jumped, segment: segment,
+                  phase: phase, finger: finger, lifted: lifted, offset: nil)
+    }
+
+    init(index: Int, position: Double, from: Int, to: Int, moving: Bool, jumped: Bool, segment: Int,
+         phase: Phase?, finger: FingerState?, lifted: [FingerState], offset: Int?) {
         self.index = index
         self.position = position
         self.from = from
@@ -225,6 +281,7 @@ public struct FrameState: Equatable, Sendable {
         self.phase = phase ?? (moving ? .move : .hold)
         self.finger = finger
         self.lifted = lifted
+        self.offset = offset
     }
 }
 

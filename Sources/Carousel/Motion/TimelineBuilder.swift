@@ -23,16 +23,40 @@ struct TimelineBuilder {
     private var gesture: Gesture?
 
     /// A gesture from the finger going down to its release.
+    ///
+    /// The finger's offset is kept in whole millionths of a pixel (``microPixels``), so the
+    /// drags of a gesture add up exactly: `drag -12; drag -46; drag -2` is one page of 60
+    /// pixels, and so is `drag -0.1` six hundred times. In pixels, as a sum of `Double`s
+    /// divided by the pitch one drag at a time, the first came to 1.0000000000000002 pages
+    /// and settled on the page after.
     private struct Gesture {
-        /// Content position in pages.
-        var position: Double
-        /// Finger offset in pixels from where it went down.
-        var travelled: Double
+        /// The real page the finger went down on: the content's position then, in pages.
+        let page: Int
+        /// Finger offset from where it went down, in millionths of a pixel.
+        var travelled: Int
         /// The offset of the finger's first contact from the viewport's centre: `-S / 2`,
         /// with S the sum of the gesture's drags.
         let origin: Double
         /// Content velocity in pages per second, as the finger would leave it now.
         var velocity: Double
+    }
+
+    /// Millionths of a pixel in a pixel: a drag's DX is taken to the nearest millionth.
+    static let microPixels = Timeline.LinearOffset.unit
+
+    /// `dx` pixels in millionths of a pixel, to the nearest (exact for a DX written with up to
+    /// six decimals; `ScriptStep/refusal` keeps it within a million pixels).
+    static func micro(_ dx: Double) -> Int {
+        Int((dx * Double(microPixels)).rounded())
+    }
+
+    /// Millionths of a pixel in a page: the content moves a page when the finger moves `pitch` pixels.
+    private var microPitch: Int { pitch * Self.microPixels }
+
+    /// The content's position in pages with the finger `travelled` millionths of a pixel from
+    /// where it went down on `page` (the content follows the finger; with one picture it stays).
+    private func position(_ page: Int, travelled: Int) -> Double {
+        count > 1 ? Double(page) - Double(travelled) / Double(microPitch) : Double(page)
     }
 
     init(count: Int, pitch: Int, hold: MediaTime, moveDuration: MediaTime, easing: Easing, source: String, written: Bool = true) {
@@ -137,24 +161,29 @@ struct TimelineBuilder {
     /// centred on the gesture that `item` starts (``gestureWidth(from:_:)``).
     private mutating func touchDown(_ item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) {
         if gesture == nil {
-            gesture = Gesture(position: Double(page), travelled: 0, origin: -gestureWidth(from: item, remaining) / 2, velocity: 0)
+            gesture = Gesture(page: page, travelled: 0, origin: -gestureWidth(from: item, remaining) / 2, velocity: 0)
         }
     }
 
     /// S, the sum of the DX of the drags from `item` until the next release (a swipe, which
     /// ends the gesture, counting as its drag).
     private func gestureWidth(from item: Script.Entry, _ remaining: ArraySlice<Script.Entry>) -> Double {
-        var sum = 0.0
+        var sum = 0
         for entry in [item] + remaining {
             switch entry.step {
-            case .drag(let dx, _, _): sum += dx
+            case .drag(let dx, _, _): sum += Self.micro(dx)
             // A swipe is a drag and the release that ends the gesture.
-            case .swipe(let direction, _): return sum + Self.swipeDistance(direction, pitch: pitch)
-            case .release: return sum
+            case .swipe(let direction, _): return Self.pixels(sum + Self.micro(Self.swipeDistance(direction, pitch: pitch)))
+            case .release: return Self.pixels(sum)
             default: continue
             }
         }
-        return sum
+        return Self.pixels(sum)
+    }
+
+    /// `micro` millionths of a pixel in pixels.
+    private static func pixels(_ micro: Int) -> Double {
+        Double(micro) / Double(microPixels)
     }
 
     /// A timer's hold (`by == 0`) or move.
@@ -163,7 +192,9 @@ struct TimelineBuilder {
         let motion: Motion = moving == 0 ? .hold(page: page, entry: entry) : .move(from: page, by: moving, easing: easing)
         let end = page + moving
         let target = ((end % count) + count) % count
-        append(length, motion, from: page, to: target, finger: nil)
+        let (by, overflow) = moving.multipliedReportingOverflow(by: microPitch)
+        let linear = moving != 0 && easing == .linear && !overflow ? Timeline.LinearOffset(page: page, pitch: pitch, by: by) : nil
+        append(length, motion, from: page, to: target, finger: nil, linear: linear)
         if moving != 0 { entry = end }
         page = target
         if moving == 0 { entry = page }
@@ -171,31 +202,41 @@ struct TimelineBuilder {
 
     private mutating func drag(_ dx: Double, length: MediaTime, easing: Easing) {
         guard var g = gesture else { return }
-        let by = count > 1 ? -dx / Double(pitch) : 0
-        let fingerFrom = g.origin + g.travelled
-        append(length, .drag(from: g.position, by: by, easing: easing), from: page, to: page,
-               finger: .moving(from: fingerFrom, by: dx, easing: easing))
-        g.position += by
-        g.travelled += dx
+        let step = Self.micro(dx)
+        let from = position(g.page, travelled: g.travelled)
+        let by = count > 1 ? -Double(step) / Double(microPitch) : 0
+        append(length, .drag(from: from, by: by, easing: easing), from: page, to: page,
+               finger: .moving(from: g.origin + Self.pixels(g.travelled), by: Self.pixels(step), easing: easing),
+               linear: easing == .linear ? offset(g, by: -step) : nil)
+        g.travelled += step
         g.velocity = by * easing.slope(at: 1, duration: length.seconds) / length.seconds
         gesture = g
     }
 
     private mutating func rest(_ length: MediaTime) {
         guard var g = gesture else { return }
-        append(length, .rest(at: g.position), from: page, to: page, finger: .still(g.origin + g.travelled))
+        append(length, .rest(at: position(g.page, travelled: g.travelled)), from: page, to: page,
+               finger: .still(g.origin + Self.pixels(g.travelled)), linear: offset(g, by: 0))
         g.velocity = 0
         gesture = g
     }
 
     /// The finger lifts: the target page from the velocity's sign, then the settle (section 3b).
+    ///
+    /// The position at release, q, is the page the finger went down on plus `ahead / microPitch`
+    /// pages, in whole numbers; the target (`ceil`, `floor` or half up) and `delta` are worked
+    /// out from them, so a release exactly on a page is on it (no settle), and one exactly
+    /// half way rounds up.
     private mutating func release() {
         guard let g = gesture else { return }
-        releases.append(Timeline.Release(time: MediaTime(microseconds: time), offset: g.origin + g.travelled))
-        let q = g.position, v = g.velocity
-        let target: Double = v > 0 ? q.rounded(.up) : (v < 0 ? q.rounded(.down) : (q + 0.5).rounded(.down))
-        let delta = target - q
-        let landing = Int(target)
+        releases.append(Timeline.Release(time: MediaTime(microseconds: time), offset: g.origin + Self.pixels(g.travelled)))
+        let v = g.velocity
+        // Millionths of a pixel towards higher pages (the content moves against the finger).
+        let ahead = count > 1 ? -g.travelled : 0, unit = microPitch
+        let pages = v > 0 ? ceilDiv(ahead, unit) : (v < 0 ? floorDiv(ahead, unit) : floorDiv(2 * ahead + unit, 2 * unit))
+        let q = position(g.page, travelled: g.travelled)
+        let delta = Double(pages * unit - ahead) / Double(unit)
+        let landing = g.page + pages
         let real = ((landing % count) + count) % count
         if delta != 0 {
             let length: MediaTime = v * delta > 0
@@ -208,9 +249,17 @@ struct TimelineBuilder {
         entry = landing
     }
 
-    private mutating func append(_ length: MediaTime, _ motion: Motion, from: Int, to: Int, finger: Timeline.FingerPath?) {
+    /// The exact offset of gesture `g`'s content, moving `by` millionths of a pixel (the
+    /// content against the finger; with one picture it stays).
+    private func offset(_ g: Gesture, by: Int) -> Timeline.LinearOffset? {
+        count > 1 ? Timeline.LinearOffset(page: g.page, pitch: pitch, travelled: g.travelled, by: by)
+            : Timeline.LinearOffset(page: g.page, pitch: pitch, by: 0)
+    }
+
+    private mutating func append(_ length: MediaTime, _ motion: Motion, from: Int, to: Int, finger: Timeline.FingerPath?,
+                                 linear: Timeline.LinearOffset? = nil) {
         segments.append(Timeline.Segment(start: MediaTime(microseconds: time), length: length, motion: motion,
-                                         fromPage: from, toPage: to, finger: finger))
+                                         fromPage: from, toPage: to, finger: finger, linear: linear))
         time += length.microseconds
     }
 }

@@ -127,7 +127,7 @@ public struct Carousel: Sendable {
     /// What `frames.json` says of frame `index`.
     public func info(index i: Int) -> FrameInfo {
         let state = states[i]
-        let x0 = geometry.x0(at: state.position)
+        let x0 = geometry.x0(of: state)
         return FrameInfo(index: i, time: Double(i) / Double(options.fps), delay: FrameInfo.delay(frame: i, fps: options.fps),
                          x0: x0, stripX: geometry.stripX(forX0: x0), position: state.position, page: page(index: i),
                          phase: state.phase, touch: touch(index: i))
@@ -137,7 +137,7 @@ public struct Carousel: Sendable {
     /// period), its lit page and the touch indicator. Frames with equal keys are the same picture.
     public func pictureKey(index i: Int) -> PictureKey {
         let period = geometry.count * geometry.pitch
-        let x0 = geometry.x0(at: states[i].position)
+        let x0 = geometry.x0(of: states[i])
         let touches = touches(index: i)
         return PictureKey(x0: ((x0 % period) + period) % period, page: page(index: i), touch: touches.last,
                           lifted: Array(touches.dropLast()))
@@ -180,8 +180,8 @@ public struct Carousel: Sendable {
         }
         let top = max(0, boxes.map(\.y0).min() ?? 0), bottom = min(height, boxes.map(\.y1).max() ?? 0)
         let rows = top..<max(top, bottom)
-        let xi = geometry.stripX(forX0: geometry.x0(at: states[i].position))
-        let xj = geometry.stripX(forX0: geometry.x0(at: states[j].position))
+        let xi = geometry.stripX(forX0: geometry.x0(of: states[i]))
+        let xj = geometry.stripX(forX0: geometry.x0(of: states[j]))
         if xi != xj {
             for y in 0..<geometry.height where !rows.contains(y) {
                 if !strip.pixelsMatch(row: y, xi, xj, count: geometry.width) { return false }
@@ -239,7 +239,7 @@ public struct Carousel: Sendable {
     private func picture(of state: FrameState, page: Int, rows: Range<Int>? = nil) -> RGBAImage {
         let rows = rows ?? 0..<height
         precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "Carousel.picture: rows \(rows) are outside 0..<\(height)")
-        let stripX = geometry.stripX(forX0: geometry.x0(at: state.position))
+        let stripX = geometry.stripX(forX0: geometry.x0(of: state))
         // The viewport's crop with the footer band below it, in one buffer.
         let cropTop = min(rows.lowerBound, geometry.height), cropBottom = min(rows.upperBound, geometry.height)
         var image = strip.cropped(x: stripX, y: cropTop, width: geometry.width, height: cropBottom - cropTop,

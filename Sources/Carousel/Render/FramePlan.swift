@@ -148,7 +148,7 @@ extension Carousel {
             layer: strip, background: options.background, reservedColors: reserved,
             key: { pictureKey(index: $0) }, samePixels: { samePixels($0, $1, made: &made) }, segment: { states[$0].segment },
             moving: { timeline.segments[states[$0].segment].motion.isMoving },
-            layerX: { g.stripX(forX0: g.x0(at: states[$0].position)) },
+            layerX: { g.stripX(forX0: g.x0(of: states[$0])) },
             overlayBoxes: { i in
                 let frame = overlayFrame(states[i], page: page(index: i))
                 return overlays.flatMap { $0.boxes(for: frame) }

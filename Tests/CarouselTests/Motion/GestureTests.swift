@@ -73,6 +73,44 @@ struct GestureTests {
         }
     }
 
+    /// Drags that add up to a whole page, or to half of one, are that exactly: the finger's
+    /// offset is kept in whole millionths of a pixel, so a release on a page has no settle and
+    /// a release half way with no speed goes up. Summed in floating point a page at a time,
+    /// the first came to 1.0000000000000002 pages and settled on page 2 (pitch 60 here).
+    @Test(arguments: [
+        ("drag -12 0.2; drag -46 0.2; drag -2 0.2; release; hold 0.2", 1, nil),
+        ("drag 12 0.2; drag 46 0.2; drag 2 0.2; release; hold 0.2", -1, nil),
+        (String(repeating: "drag -6 0.04; ", count: 10) + "release; hold 0.2", 1, nil),
+        (String(repeating: "drag -0.1 0.01; ", count: 600) + "release; hold 0.2", 1, nil),
+        // Half a page, the finger still at the release: half up, over the duration option.
+        ("drag -1.1 0.1; drag -28.9 0.1; hold 0.1; release; hold 0.2", 1, 300_000),
+    ] as [(String, Int, Int?)])
+    func dragsAddUpExactly(_ script: String, target: Int, settle: Int?) throws {
+        let t = try Self.timeline(script, pitch: 60)
+        #expect(Self.settle(t)?.length == settle, "\(script)")
+        if let (q, delta, _) = Self.settle(t) {
+            #expect(q == 0.5 && delta == 0.5)
+        }
+        let rest = try #require(t.segments.last { if case .hold = $0.motion { return true } else { return false } })
+        if case let .hold(page, entry) = rest.motion {
+            #expect(entry == target && page == (target + 5) % 5, "\(script)")
+        }
+        // The rest starts where the finger lifts, or where the settle after it ends.
+        let lift = t.releases.last?.time.microseconds ?? 0
+        #expect(rest.start.microseconds == lift + (settle ?? 0))
+    }
+
+    /// A content offset exactly half way between two pixels rounds up (spec section 2), in a
+    /// linear drag and a finger's rest as in a move: 7 pixels 3/14 of the way is 1.5, which
+    /// floating point gave as 1.4999999999999998, x0 1 for 2; a finger resting 1.5 pixels along.
+    @Test func dragOffsetsRoundHalfUp() throws {
+        let drag = try Self.timeline("drag -7 0.56; hold 0.1; release; hold 0.1", pitch: 60).frames(fps: 25)
+        #expect(drag.prefix(4).map(\.offset) == [0, 1, 1, 2])
+        let rest = try Self.timeline("drag -1.5 0.1; hold 0.1; release", pitch: 60).frames(fps: 25)
+        #expect(rest.filter { $0.phase == .drag }.last?.offset == 2)
+        #expect(rest.filter { $0.phase == .settle }.allSatisfy { $0.offset == nil }, "a settle is no straight line")
+    }
+
     /// The settle follows `q + delta * (1 - (1 - u)^3)` frame by frame, and leaves the finger at its speed.
     @Test func settlePathFollowsTheFormula() throws {
         let t = try Self.timeline("drag -60 0.2; release; hold 0.5")

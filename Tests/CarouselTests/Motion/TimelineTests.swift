@@ -87,6 +87,39 @@ struct TimelineTests {
         #expect(try timeline.frameIndex(at: MediaTime(microseconds: 1_428_570), fps: 7) == 9)
     }
 
+    /// A linear move puts every frame's offset `round(p * pitch)` where the spec says, half
+    /// up, worked out in whole numbers: 0.58 of a page of 25 pixels is 14.5, which floating
+    /// point gave as 14.499999999999998 (x0 14 for 15), and -3.5 rounds to -3. Every frame of
+    /// a linear `next` over a second at 7, 25 and 50 fps, pitches 1 to 130, is
+    /// `floor((2 * pitch * i + fps) / (2 * fps))`, and `Geometry.x0(of:)` reads it.
+    @Test func linearOffsetsRoundHalfUp() throws {
+        func frames(_ script: String, pitch: Int, fps: Int) throws -> [FrameState] {
+            try Timeline(script: Script(parsing: script), count: 5, pitch: pitch, hold: 2, moveDuration: 0.3,
+                         easing: .easeInOut).frames(fps: fps)
+        }
+        #expect(try frames("next 1 linear; next 1 linear", pitch: 25, fps: 50)[29].offset == 15)
+        #expect(try frames("prev 1 linear; prev 1 linear", pitch: 25, fps: 50)[7].offset == -3)
+        for fps in [7, 25, 50] {
+            for pitch in 1...130 {
+                let states = try frames("next 1 linear", pitch: pitch, fps: fps)
+                for state in states {
+                    #expect(state.offset == (2 * pitch * state.index + fps) / (2 * fps), "pitch \(pitch), \(fps) fps, frame \(state.index)")
+                }
+            }
+        }
+        // Eased moves keep the position's rounding; holds are whole pages either way.
+        #expect(try frames("next 1 ease-in-out", pitch: 25, fps: 50).allSatisfy { $0.offset == nil })
+        var options = CarouselOptions()
+        options.fps = 50
+        options.size = PixelSize(width: 25, height: 20)
+        options.align = .start
+        options.script = try Script(parsing: "next 1 linear; next 1 linear")
+        let items = (0..<5).map { RGBAImage(width: 25, height: 20, fill: RGBA(r: UInt8(40 * $0), g: 90, b: 200)) }
+        let carousel = try Carousel(images: items, options: options)
+        #expect(carousel.info(index: 29).x0 == 15)
+        #expect(carousel.geometry.x0(of: carousel.states[29]) == 15)
+    }
+
     @Test func gotoBeyondLastPageIsAnError() {
         #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "goto 6",
                                              reason: "page 6 does not exist; expected 1...5")) {
