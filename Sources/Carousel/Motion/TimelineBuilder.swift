@@ -45,9 +45,12 @@ struct TimelineBuilder {
     static let microPixels = Timeline.LinearOffset.unit
 
     /// `dx` pixels in millionths of a pixel, to the nearest (exact for a DX written with up to
-    /// six decimals; `ScriptStep/refusal` keeps it within a million pixels).
+    /// six decimals). A drag is made only once its step's refusal passed, which keeps DX finite
+    /// and within a million pixels; the drags a gesture's width counts ahead are not checked
+    /// yet, so a DX out of range counts as none there (its step fails when it comes).
     static func micro(_ dx: Double) -> Int {
-        Int((dx * Double(microPixels)).rounded())
+        guard dx.isFinite, abs(dx) <= ScriptStep.maximumDrag else { return 0 }
+        return Int((dx * Double(microPixels)).rounded())
     }
 
     /// Millionths of a pixel in a page: the content moves a page when the finger moves `pitch` pixels.

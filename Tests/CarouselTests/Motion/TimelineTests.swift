@@ -218,6 +218,12 @@ struct TimelineTests {
             #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: step.description, reason: reason)) {
                 try Timeline(script: script, count: 5, pitch: 100, hold: 1, moveDuration: 0.3, easing: .linear)
             }
+            // After a drag, whose gesture is measured over the drags to come before they are checked.
+            guard step.isDrag else { continue }
+            #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: step.description, reason: reason)) {
+                try Timeline(script: Script(steps: [.drag(dx: -10), step, .release]), count: 5, pitch: 100, hold: 1,
+                             moveDuration: 0.3, easing: .linear)
+            }
         }
         // The options' own curve and times, made in Swift, too.
         #expect(throws: CarouselError.invalidOption(key: .easing, reason: "spring takes DAMPING and RESPONSE in 0.01...100, got spring(0.0,0.0)")) {
