@@ -95,6 +95,12 @@ struct CarouselArguments: ParsableArguments {
         if let file {
             try attributed { () throws(CarouselError) in try file.apply(to: &o) }
         }
+        // A flag of an either-or pair overrides the config file's other half, as a flag overrides
+        // its own key: `--quality 50` over `"lossless": true` is lossy, `--lossless` over
+        // `"quality": 50` lossless (`--script` and `--script-file` replace the script either way).
+        let flags = Set(given.map(\.0))
+        if flags.contains(.quality) && !flags.contains(.lossless) { o.lossless = false }
+        if flags.contains(.lossless) && !flags.contains(.quality) { o.quality = nil }
         for (key, text) in given where key != .quiet {
             try attributed { () throws(CarouselError) in
                 try o.set(key, to: .text(text), context: OptionContext(scriptName: key.flag))

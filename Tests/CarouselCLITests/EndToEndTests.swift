@@ -312,6 +312,35 @@ struct EndToEndTests {
         #expect(try DecodedGIF([UInt8](try #require(w.data("c.gif")))).loopCount == 0)
     }
 
+    /// A flag of an either-or pair overrides the config file's other half, as flags override
+    /// the file: `--quality 50` over `"lossless": true` is the lossy WebP of `--quality 50`,
+    /// `--lossless` over `"quality": 50` the lossless one (both refused the flag before).
+    /// Both halves as flags are still refused, and so is an empty `scriptFile`, as no file
+    /// rather than as the config's folder.
+    @Test func flagsOverrideTheConfigsOtherHalf() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        try FileManager.default.createDirectory(at: w.url.appendingPathComponent("cfg"), withIntermediateDirectories: true)
+        try Data("{\"lossless\": true}".utf8).write(to: w.url.appendingPathComponent("lossless.json"))
+        try Data("{\"quality\": 50}".utf8).write(to: w.url.appendingPathComponent("quality.json"))
+        try Data("{\"scriptFile\": \"\"}".utf8).write(to: w.url.appendingPathComponent("cfg/empty.json"))
+        let runs = [
+            (["--config", "lossless.json", "--quality", "50"], "a.webp"), (["--quality", "50"], "b.webp"),
+            (["--config", "quality.json", "--lossless"], "c.webp"), (["--lossless"], "d.webp"),
+        ]
+        for (flags, name) in runs {
+            let run = try CLI.run(["render", "imgs", "--quiet"] + flags + ["-o", name], in: w.url)
+            #expect(run.status == 0 && run.stderr.isEmpty, "\(flags): \(run.stderr)")
+        }
+        #expect(w.data("a.webp") != nil && w.data("a.webp") == w.data("b.webp"))
+        #expect(w.data("c.webp") != nil && w.data("c.webp") == w.data("d.webp"))
+        #expect(w.data("a.webp") != w.data("c.webp"))
+        let both = try CLI.run(["render", "imgs", "--config", "quality.json", "--lossless", "--quality", "3", "-o", "e.webp"], in: w.url)
+        #expect(both.status == 64 && both.stderr == "error: --quality: give either quality or lossless, not both\n")
+        let empty = try CLI.run(["strip", "imgs", "--config", "cfg/empty.json", "-o", "f.png"], in: w.url)
+        #expect(empty.status == 1 && empty.stderr == "error: \"\" (an empty name): cannot read script file: no such file or folder\n")
+    }
+
     @Test func sameInputsSameBytes() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -190,17 +190,20 @@ public struct Script: Equatable, Sendable {
             return name == "next" ? .next(duration: duration, easing: easing) : .prev(duration: duration, easing: easing)
         case "goto":
             guard let first = args.first else { throw StepError(text: "goto needs a PAGE number (1-based)") }
-            guard let page = Int(first), page >= 1 else {
+            guard let (page, beyond) = Numerals.whole(first), page >= 1 else {
                 throw StepError(text: ScriptStep.pageRefusal("\"\(first)\""))
             }
+            // A whole number past `Int` is a page out of range, as an option's is, shown as written.
+            guard !beyond else { throw StepError(text: "page \(first) does not exist; pages are numbered from 1 to the number of pictures") }
             let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "goto")
             return .goto(page: page, duration: duration, easing: easing)
         case "autoplay":
             guard args.count <= 1 else { throw StepError(text: "autoplay takes at most one CYCLES count") }
             guard let text = args.first else { return .autoplay(cycles: 1) }
-            guard let cycles = Int(text), cycles >= 1 else {
+            guard let (cycles, beyond) = Numerals.whole(text), cycles >= 1 else {
                 throw StepError(text: ScriptStep.cycleRefusal("\"\(text)\""))
             }
+            guard !beyond else { throw StepError(text: "\(text) cycles would last longer than the limit of one hour") }
             return .autoplay(cycles: cycles)
         case "drag":
             guard let first = args.first else {

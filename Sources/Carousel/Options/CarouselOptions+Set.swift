@@ -108,7 +108,9 @@ extension CarouselOptions {
         case .scriptFile:
             // A relative path joined to the config file's folder as the user wrote that (so
             // errors name the file where it was looked for: `cfg/intro.txt`, not `intro.txt`).
-            script = try Script.load(path: Paths.join(context.folder ?? "", text()))
+            // An empty one is no file, wherever the config is: not its folder.
+            let path = try text()
+            script = try Script.load(path: path.isEmpty ? path : Paths.join(context.folder ?? "", path))
         case .hold: hold = try time()
         case .duration: duration = try time()
         case .easing: easing = try parsed(Easing.init)

@@ -61,6 +61,11 @@ struct ScriptTests {
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
         ("autoplay 0", "--script: step 1 \"autoplay 0\": \"0\" is not a cycle count; expected a whole number from 1"),
+        // A whole number past `Int` is out of range, shown as written, as an option's is.
+        ("goto 18446744073709551617 0.2", "--script: step 1 \"goto 18446744073709551617 0.2\": page 18446744073709551617 does not exist; "
+            + "pages are numbered from 1 to the number of pictures"),
+        ("autoplay 99999999999999999999", "--script: step 1 \"autoplay 99999999999999999999\": 99999999999999999999 cycles would last "
+            + "longer than the limit of one hour"),
         ("# nothing", "--script: the script has no steps; expected e.g. \"hold 2; next\""),
     ])
     func errorsNameStepAndExpectation(_ text: String, _ message: String) {
