@@ -65,7 +65,7 @@ let package = Package(
             name: "CarouselPlugin",
             capability: .command(
                 intent: .custom(verb: "carousel", description: "Render a carousel GIF, frames or strip into the package (docs media)"),
-                permissions: [.writeToPackageDirectory(reason: "carousel writes the rendered GIF or PNG files into the package")]
+                permissions: [.writeToPackageDirectory(reason: "carousel writes the rendered GIF, WebP, APNG or PNG files into the package")]
             ),
             dependencies: ["CarouselCLI"]
         ),

@@ -7,6 +7,12 @@ import PackagePlugin
 @main
 struct CarouselPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
+        // SwiftPM reads what a plugin writes on its standard output as text, so an animation
+        // written there (`-o -`) would not arrive as written; it is refused before carousel runs.
+        if let output = Self.standardOutput(in: arguments) {
+            throw Refusal(description: "\(output) -: SwiftPM passes a plugin's standard output on as text, not bytes; "
+                          + "write to a file (-o Docs/banner.gif), or run the executable itself for -o -")
+        }
         let tool = try context.tool(named: "CarouselCLI")  // the `carousel` command's target
         let process = Process()
         process.executableURL = tool.url
@@ -17,8 +23,30 @@ struct CarouselPlugin: CommandPlugin {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        // Ctrl-C reaches SwiftPM, which passes SIGINT on to the plugin alone: carousel runs in
+        // a process group of its own. Each ending signal is passed on to it, so it removes
+        // its temporary file and leaves the target as it was (spec section 5c), as it does
+        // when run itself; without this it went on rendering and wrote the target after
+        // `swift package` had exited 130.
+        let forwarded = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { kill(process.processIdentifier, number) }
+            source.resume()
+            return source
+        }
+        // SwiftPM ended by a signal it does not pass on (SIGTERM, as a CI job's timeout sends
+        // it, or SIGKILL) leaves the plugin running with no one to report to, and carousel with
+        // it: once the plugin's parent is gone, carousel is stopped as a hangup stops it.
+        let parent = getppid()
+        let watch = DispatchSource.makeTimerSource(queue: .global())
+        watch.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
+        watch.setEventHandler { if getppid() != parent { kill(process.processIdentifier, SIGHUP) } }
+        watch.resume()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        watch.cancel()
+        forwarded.forEach { $0.cancel() }
         for line in said.split(separator: "\n") {
             if line.hasPrefix("error: ") {
                 Diagnostics.error(String(line.dropFirst("error: ".count)))
@@ -31,9 +59,25 @@ struct CarouselPlugin: CommandPlugin {
         }
     }
 
+    /// The output option of `arguments` that names standard output (`-o -`, `--output -`,
+    /// `--output=-`), as it was written, or nil. Arguments after `--` are images.
+    static func standardOutput(in arguments: [String]) -> String? {
+        for (k, argument) in arguments.enumerated() {
+            if argument == "--" { return nil }
+            if argument == "--output=-" { return "--output" }
+            if argument == "-o" || argument == "--output", k + 1 < arguments.count, arguments[k + 1] == "-" { return argument }
+        }
+        return nil
+    }
+
     /// The `carousel` run failed; it has said why on stderr.
     struct Failure: Error, CustomStringConvertible {
         let status: Int32
         var description: String { "carousel exited with status \(status)" }
+    }
+
+    /// Arguments the plugin cannot pass on, and why.
+    struct Refusal: Error, CustomStringConvertible {
+        let description: String
     }
 }

@@ -73,6 +73,48 @@ struct EcosystemTests {
         #expect(said.contains("error: --fps: must be 1...50, got 60\nerror: carousel exited with status 64"), "\(said.suffix(2000))")
         #expect(!String(decoding: failed.stdout, as: UTF8.self).contains("--fps"))
         #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Docs/bad.gif").path))
+        // Standard output is refused: SwiftPM passes a plugin's on as text, which mangled a
+        // WebP's bytes (a million bytes of replacement characters for 567,306).
+        for output in [["-o", "-"], ["--output", "-"], ["--output=-"]] {
+            let piped = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel",
+                                                      "strip", "--size", "160x90"] + output, in: copy)
+            #expect(piped.status == 1 && piped.stdout.isEmpty, "\(output)")
+            #expect(piped.stderr.contains("-: SwiftPM passes a plugin's standard output on as text, not bytes;"), "\(piped.stderr.suffix(2000))")
+        }
+    }
+
+    /// SIGINT to `swift package` (Ctrl-C; SwiftPM passes it on to the plugin) and SIGTERM (a
+    /// CI job's timeout; SwiftPM does not pass it on) each stop carousel, which runs in a
+    /// process group of its own, with its temporary file removed: nothing of the output is
+    /// left, now or later. Before, carousel went on rendering and wrote the target after
+    /// `swift package` had exited.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func commandPluginStopsWithSwiftPM(_ signal: Int32) throws {
+        let copy = try Self.copyExample("PluginDemo")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        let built = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel", "--version"], in: copy)
+        #expect(built.status == 0, "\(built.stderr.suffix(2000))")
+        let docs = copy.appendingPathComponent("Docs")
+        func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []).filter { $0.contains("long") } }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "package", "--allow-writing-to-package-directory", "carousel", "render", "--size", "1280x720",
+                             "--fps", "50", "--script", "autoplay 40", "-o", "Docs/long.gif"]
+        process.currentDirectoryURL = copy
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Carousel is writing once its temporary file is there.
+        let started = Date()
+        while written().isEmpty && Date().timeIntervalSince(started) < 300 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(!written().isEmpty, "carousel wrote its temporary file")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        let stopped = Date()
+        while !written().isEmpty && Date().timeIntervalSince(stopped) < 30 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(written().isEmpty, "left \(written())")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(written().isEmpty, "written after SwiftPM ended: \(written())")
     }
 
     /// `scripts/fuzz` builds each libFuzzer target with the engine's sources (and the system
