@@ -242,7 +242,7 @@ public struct Script: Equatable, Sendable {
     private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (MediaTime?, Easing?) {
         var duration: MediaTime?
         var easing: Easing?
-        for arg in args {
+        for (k, arg) in args.enumerated() {
             if let time = MediaTime(parsing: arg), duration == nil, easing == nil {
                 duration = time
             } else if let e = Easing(arg), easing == nil {
@@ -250,6 +250,14 @@ public struct Script: Equatable, Sendable {
             } else if duration == nil && easing == nil, let first = arg.drop(while: { $0 == "-" }).first, first.isNumber || first == "." {
                 // Numeric after any sign: meant as a DURATION.
                 throw durationError(arg)
+            } else if duration != nil, k == 1, easing == nil, ["s", "ms"].contains(arg.lowercased()) {
+                // `next 1.5 s`: the unit apart from its number.
+                throw StepError(text: "\"\(arg)\" is not an easing; a DURATION's unit goes right after its number, as in \(args[0])\(arg)")
+            } else if let function = ["cubic-bezier", "spring"].first(where: { $0 == arg.lowercased() }),
+                      k + 1 < args.count, args[k + 1].hasPrefix("(") {
+                // `cubic-bezier (0,0,1,1)`: the values apart from the name.
+                throw StepError(text: "\"\(arg)\" is not an easing; \(function) takes its values right after it, with no space, "
+                                + "as in \(function)\(args[(k + 1)...].joined())")
             } else {
                 throw StepError(text: "\"\(arg)\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)")
             }

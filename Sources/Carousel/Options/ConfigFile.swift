@@ -41,8 +41,14 @@ public struct ConfigFile: Sendable {
         self.path = path
         let root: JSONValue
         let bytes = [UInt8](data)
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        // A file saved as UTF-16 or UTF-32 (a byte-order mark of theirs, or NULs among the first
+        // bytes, where JSON has ASCII) is said to be so, rather than as JSON's first error.
+        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) || body.prefix(4).contains(0) {
+            throw .input(path, "not UTF-8 text (UTF-16 or UTF-32); save it as UTF-8")
+        }
         do {
-            root = try StrictJSON.parse(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes)
+            root = try StrictJSON.parse(body)
         } catch {
             if let key = error.duplicateKey {
                 throw .config(file: path, key: key, reason: "given twice (\(error.description)); give each option once")

@@ -60,6 +60,14 @@ struct ScriptTests {
         ("next -x", "--script: step 1 \"next -x\": \"-x\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
+        // A unit or a curve's values apart from what they belong to: where they belong.
+        ("next 1.5 s linear", "--script: step 1 \"next 1.5 s linear\": \"s\" is not an easing; a DURATION's unit goes right after "
+            + "its number, as in 1.5s"),
+        ("prev 300 MS", "--script: step 1 \"prev 300 MS\": \"MS\" is not an easing; a DURATION's unit goes right after its number, as in 300MS"),
+        ("next 0.5 cubic-bezier (0, 0, 1, 1)", "--script: step 1 \"next 0.5 cubic-bezier (0,0,1,1)\": \"cubic-bezier\" is not an easing; "
+            + "cubic-bezier takes its values right after it, with no space, as in cubic-bezier(0,0,1,1)"),
+        ("goto 2 spring (0.5,0.3)", "--script: step 1 \"goto 2 spring (0.5,0.3)\": \"spring\" is not an easing; "
+            + "spring takes its values right after it, with no space, as in spring(0.5,0.3)"),
         ("autoplay 0", "--script: step 1 \"autoplay 0\": \"0\" is not a cycle count; expected a whole number from 1"),
         // A whole number past `Int` is out of range, shown as written, as an option's is.
         ("goto 18446744073709551617 0.2", "--script: step 1 \"goto 18446744073709551617 0.2\": page 18446744073709551617 does not exist; "

@@ -250,6 +250,20 @@ struct OptionTableTests {
         }
     }
 
+    /// A config saved as UTF-16 or UTF-32, with a byte-order mark or without, is said to be
+    /// so; before, it was `not valid JSON: expected a JSON value at line 1, column 1`.
+    @Test func configInOtherEncodingsSaysSo() throws {
+        let json = "{\"fps\": 10}"
+        let utf16LE = json.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let utf16BE = json.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let utf32LE = json.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
+        for bytes in [[0xFF, 0xFE] + utf16LE, [0xFE, 0xFF] + utf16BE, utf16LE, utf16BE, utf32LE, [0xEF, 0xBB, 0xBF] + utf16LE] {
+            #expect(throws: CarouselError.input("c.json", "not UTF-8 text (UTF-16 or UTF-32); save it as UTF-8")) {
+                try ConfigFile(data: Data(bytes), path: "c.json")
+            }
+        }
+    }
+
     /// A time outside the timeline is said in the library's words.
     @Test func timeErrorsNameNoFlag() throws {
         let carousel = try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)],
