@@ -164,7 +164,10 @@ public struct Geometry: Equatable, Sendable {
     ///
     /// Positions range over `[-1, N]` pages (a `prev` from the first page settles
     /// on the clone before it, a `next` from the last on the clone after it), so
-    /// the viewport spans periodic columns `-pitch - a ..< N * pitch - a + W`.
+    /// the viewport spans periodic columns `-pitch - a ..< N * pitch - a + W`. A width or item
+    /// width below 1, a negative spacing, or any of them past 2^30 traps (the options' ranges
+    /// are far inside: ``init(count:width:height:itemWidth:spacing:alignment:clones:)`` refuses
+    /// what lies outside them as an error).
     public static func minimumClones(width: Int, itemWidth: Int, spacing: Int,
                                      alignment: ItemAlignment) -> (left: Int, right: Int) {
         precondition(width >= 1 && itemWidth >= 1 && spacing >= 0 && max(width, itemWidth, spacing) <= 1 << 30,

@@ -88,14 +88,14 @@ public enum Easing: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .linear: return "linear"
-        case .spring(let d, let r): return "spring(\(d),\(r))"
+        case .spring(let d, let r): return "spring(\(Numerals.plain(d)),\(Numerals.plain(r)))"
         case let .cubicBezier(x1, y1, x2, y2):
             switch self {
             case .ease: return "ease"
             case .easeIn: return "ease-in"
             case .easeOut: return "ease-out"
             case .easeInOut: return "ease-in-out"
-            default: return "cubic-bezier(\(x1),\(y1),\(x2),\(y2))"
+            default: return "cubic-bezier(\([x1, y1, x2, y2].map(Numerals.plain).joined(separator: ",")))"
             }
         }
     }

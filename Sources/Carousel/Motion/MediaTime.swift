@@ -124,7 +124,7 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     /// Seconds, e.g. `1.5 s`.
-    public var description: String { "\(seconds) s" }
+    public var description: String { "\(Numerals.plain(seconds)) s" }
 
     /// Earlier first.
     public static func < (a: MediaTime, b: MediaTime) -> Bool { a.microseconds < b.microseconds }

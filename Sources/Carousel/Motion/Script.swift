@@ -289,15 +289,15 @@ extension ScriptStep: CustomStringConvertible {
     /// The step as a script writes it, e.g. `next 0.4 ease`.
     public var description: String {
         func move(_ name: String, _ duration: MediaTime?, _ easing: Easing?) -> String {
-            ([name] + [duration.map { "\($0.seconds)" }, easing.map(\.description)].compactMap { $0 }).joined(separator: " ")
+            ([name] + [duration.map { Numerals.plain($0.seconds) }, easing.map(\.description)].compactMap { $0 }).joined(separator: " ")
         }
         switch self {
-        case .hold(let time): return "hold \(time.seconds)"
+        case .hold(let time): return "hold \(Numerals.plain(time.seconds))"
         case let .next(duration, easing): return move("next", duration, easing)
         case let .prev(duration, easing): return move("prev", duration, easing)
         case let .goto(page, duration, easing): return move("goto \(page)", duration, easing)
         case .autoplay(let cycles): return "autoplay \(cycles)"
-        case let .drag(dx, duration, easing): return move("drag \(dx)", duration, easing)
+        case let .drag(dx, duration, easing): return move("drag \(Numerals.plain(dx))", duration, easing)
         case .release: return "release"
         case let .swipe(direction, duration): return move("swipe \(direction.rawValue)", duration, nil)
         }

@@ -140,7 +140,9 @@ public struct Timeline: Equatable, Sendable {
         releases = builder.releases
     }
 
-    /// Number of frames at `fps`: `round(T * fps)`, half up.
+    /// Number of frames at `fps`: `round(T * fps)`, half up. `fps` outside
+    /// ``CarouselOptions/fpsRange`` (1...50) traps, here and in ``frames(fps:)`` and
+    /// ``frameIndex(at:fps:)``: ``CarouselOptions/validate()`` refuses it as an error.
     public func frameCount(fps: Int) -> Int {
         precondition(CarouselOptions.fpsRange.contains(fps), "Timeline: fps must be \(CarouselOptions.fpsText), got \(fps)")
         return (length.microseconds * fps + 500_000) / 1_000_000
@@ -163,7 +165,7 @@ public struct Timeline: Equatable, Sendable {
         return min(count - 1, ((2 * time.microseconds + 1) * fps - 1) / 2_000_000)
     }
 
-    /// The state of every frame at `fps`.
+    /// The state of every frame at `fps` (1...50; other values trap, as in ``frameCount(fps:)``).
     public func frames(fps: Int) -> [FrameState] {
         var states: [FrameState] = []
         let total = frameCount(fps: fps)

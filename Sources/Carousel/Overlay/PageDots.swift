@@ -82,11 +82,14 @@ public struct PageDots: Equatable, Sendable {
     /// nearest the current one keep their full size and the others shrink (to 2/3, then
     /// 1/3) toward both ends, and the row scrolls so the current dot stays in view; dots
     /// that would leave the row are not drawn. `current` outside the pages is taken at the
-    /// nearest end; ``size`` and ``gap`` outside their options' ranges trap.
+    /// nearest end; ``size`` and ``gap`` outside their options' ranges trap, and so do a
+    /// `width` or `viewportHeight` outside 0...65535, the viewport's range.
     public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {
         guard placement != .none, count > 1 else { return [] }
         precondition(size > 0 && size <= 1000 && gap >= 0 && gap <= 1000,
                      "PageDots: size \(size) and gap \(gap); a size above 0 and at most 1000, a gap 0...1000")
+        precondition((0...65535).contains(width) && (0...65535).contains(viewportHeight),
+                     "PageDots: a frame of \(width) x \(viewportHeight); each side 0...65535")
         let current = PageDots.clamped(current, count: count)
         let y = placement == .overlay
             ? Double(viewportHeight - PageDots.overlayInset)

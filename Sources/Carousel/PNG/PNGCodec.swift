@@ -29,7 +29,12 @@ public enum PNGCodec {
 
     /// The bytes of the file at `url`, refused as ``decode(contentsOf:maximumPixels:)``
     /// refuses a file it cannot read; errors name it as the user gave it (`poster3.png`).
+    /// A URL that is not a file's (`https://…`) is refused as such: its path alone would name
+    /// some local file.
     static func contents(of url: URL) throws(PNGError) -> Data {
+        guard url.isFileURL else {
+            throw .unreadable(file: url.absoluteString, reason: "not a file URL; give a file:// URL or a path")
+        }
         do {
             return try InputFile.read(url.path, limit: maximumFileSize)
         } catch {

@@ -40,5 +40,22 @@ enum Numerals {
         return digits.dropFirst(max(0, integral.count + exponent)).allSatisfy { $0 == "0" }
     }
 
+    /// `x` as `description` writes it (the shortest decimal that reads back as `x`), with the
+    /// point moved rather than an exponent: `0.00005` for `5e-05`, `10000000000000000.0` for
+    /// `1e+16`. What ``decimal(_:)`` reads, so a step or a curve written this way parses back.
+    static func plain(_ x: Double) -> String {
+        let text = x.description
+        guard let e = text.firstIndex(of: "e") else { return text }
+        let exponent = Int(text[text.index(after: e)...]) ?? 0
+        let parts = text[..<e].drop { $0 == "-" }.split(separator: ".", omittingEmptySubsequences: false)
+        let integral = parts[0], digits = Array(integral + (parts.count > 1 ? parts[1] : ""))
+        // Digits before the point once the exponent has moved it.
+        let point = integral.count + exponent
+        let whole = point <= 0 ? "0" : String(digits.prefix(point)) + String(repeating: "0", count: max(0, point - digits.count))
+        let fraction = String(repeating: "0", count: max(0, -point)) + String(digits.dropFirst(max(0, point)))
+        let trimmed = String(fraction.reversed().drop { $0 == "0" }.reversed())
+        return (x < 0 ? "-" : "") + whole + "." + (trimmed.isEmpty ? "0" : trimmed)
+    }
+
     private static func isDigit(_ c: Character) -> Bool { c.isASCII && c.isNumber }
 }

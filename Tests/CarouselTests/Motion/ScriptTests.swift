@@ -168,4 +168,22 @@ struct ScriptTests {
             try Timeline(script: script, count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .easeInOut)
         }
     }
+
+    /// A step's text parses back to the step, small and large values too: they are written
+    /// with the point moved, never an exponent, which scripts do not take (`hold 5e-05`,
+    /// `drag 1e-07 0.3` and `cubic-bezier(1e-05,0.0,1.0,1.0)` before).
+    @Test func stepsWriteWhatParsesBack() throws {
+        let steps: [ScriptStep] = [
+            .hold(MediaTime(microseconds: 50)), .drag(dx: 0.000001, duration: MediaTime(microseconds: 1)),
+            .drag(dx: -123456.000007, duration: 0.3), .next(duration: 0.00001, easing: .cubicBezier(0.00001, -0.000025, 1, 1)),
+            .prev(easing: .spring(damping: 0.01, response: 99.999999)), .goto(page: 2, duration: 3600),
+        ]
+        #expect(steps.map(\.description) == [
+            "hold 0.00005", "drag 0.000001 0.000001", "drag -123456.000007 0.3", "next 0.00001 cubic-bezier(0.00001,-0.000025,1.0,1.0)",
+            "prev spring(0.01,99.999999)", "goto 2 3600.0",
+        ])
+        let parsed = try Script(parsing: steps.map(\.description).joined(separator: "; "))
+        #expect(parsed.entries.map(\.step) == steps)
+        #expect(MediaTime(microseconds: 7).description == "0.000007 s")
+    }
 }

@@ -193,6 +193,18 @@ struct TimelineTests {
         }
     }
 
+    /// A script made in Swift of more steps than a timeline may have segments is refused at the
+    /// step that passes the limit, like an autoplay of too many; a gesture that long, of
+    /// drags of a million pixels, once overflowed the sum of its drags and trapped.
+    @Test func refusesScriptsOfTooManySteps() throws {
+        let drags = [ScriptStep](repeating: .drag(dx: 1_000_000, duration: MediaTime(microseconds: 1)), count: Timeline.maximumSegments)
+        #expect(throws: CarouselError.script(source: "script", step: Timeline.maximumSegments, line: 0, text: "drag 1000000.0 0.000001",
+                                             reason: "the script makes more than the \(Timeline.maximumSegments) steps (holds, moves, "
+                                                 + "drags and settles) a timeline may have")) {
+            try Timeline(script: Script(steps: drags + [.release]), count: 5, pitch: 100, hold: 1, moveDuration: 0.3, easing: .linear)
+        }
+    }
+
     /// Steps and curves made in Swift are checked as their text would be: out-of-range values
     /// are a `CarouselError` naming the step, never a trap (`autoplay(cycles: -3)` and
     /// `drag(dx: .nan)` once trapped) or a timeline running backwards (`hold(-1)`).

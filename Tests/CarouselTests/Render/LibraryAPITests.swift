@@ -61,6 +61,13 @@ struct LibraryAPITests {
             }
         }
         #expect(throws: CarouselError.noImages) { try Carousel(contentsOf: [], options: options) }
+        // A URL that is not a file's is refused as such, first or later, though a local file has
+        // its path: its path alone was read before.
+        let web = try #require(URL(string: "https://example.com" + urls[1].path))
+        let refusal = PNGError.unreadable(file: web.absoluteString, reason: "not a file URL; give a file:// URL or a path")
+        #expect(throws: CarouselError.image(refusal)) { try Carousel(contentsOf: [web, urls[0]], options: options) }
+        #expect(throws: CarouselError.image(refusal)) { try Carousel(contentsOf: [urls[0], web], options: options) }
+        #expect(throws: refusal) { try PNGCodec.decode(contentsOf: web) }
     }
 
     @Test func readmeCalls() throws {
