@@ -19,6 +19,25 @@ public struct FrameInfo: Equatable, Sendable, Codable {
     /// The touch indicator's centre and opacity, or `nil` when none is drawn.
     public let touch: TouchPoint?
 
+    private enum CodingKeys: String, CodingKey {
+        case index, time, delay, x0, stripX, position, page, phase, touch
+    }
+
+    /// Encodes every key as `frames.json` writes it, `touch` as `null` when no indicator is
+    /// drawn (the synthesized encoding left the key out).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(time, forKey: .time)
+        try container.encode(delay, forKey: .delay)
+        try container.encode(x0, forKey: .x0)
+        try container.encode(stripX, forKey: .stripX)
+        try container.encode(position, forKey: .position)
+        try container.encode(page, forKey: .page)
+        try container.encode(phase, forKey: .phase)
+        try container.encode(touch, forKey: .touch)
+    }
+
     /// The spec's delay of frame `i`: `round(100 (i+1) / fps) - round(100 i / fps)`, half up.
     /// `fps` is 1...50 and `i` at least 0 (and below 2^52, where the sums would overflow);
     /// other values trap.

@@ -70,6 +70,28 @@ struct LibraryAPITests {
         #expect(throws: refusal) { try PNGCodec.decode(contentsOf: web) }
     }
 
+    /// `FrameInfo` encodes as `frames.json` writes a frame: the same keys, `touch` null where
+    /// no indicator is drawn (the synthesized encoding left it out), and it decodes back.
+    @Test func frameInfoEncodesAsFramesJSON() throws {
+        var options = CarouselOptions()
+        options.size = PixelSize(width: 48, height: 20)
+        options.fps = 10
+        options.script = try Script(parsing: "hold 0.2; drag -20 0.2; release; hold 0.3")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+        let infos = (0..<carousel.frameCount).map(carousel.info(index:))
+        let data = try JSONEncoder().encode(infos)
+        let encoded = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let folder = try #require(try JSONSerialization.jsonObject(with: Data(FramesFolder.json(carousel).utf8)) as? [String: Any])
+        let written = try #require(folder["frames"] as? [[String: Any]])
+        #expect(encoded.count == written.count && !encoded.isEmpty)
+        for (a, b) in zip(encoded, written) {
+            #expect(Set(a.keys) == Set(b.keys))
+            #expect((a["touch"] is NSNull) == (b["touch"] is NSNull))
+        }
+        #expect(encoded.contains { $0["touch"] is NSNull } && encoded.contains { !($0["touch"] is NSNull) })
+        #expect(try JSONDecoder().decode([FrameInfo].self, from: data) == infos)
+    }
+
     @Test func readmeCalls() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("posters"), withIntermediateDirectories: true)
