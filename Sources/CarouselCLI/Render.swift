@@ -24,6 +24,7 @@ struct Render: ParsableCommand {
         try OutputKind.animation.check(output)
         let format = try Render.format(options.format, output: output)
         if format != .gif { try arguments.refuseFlags([.colors, .dither], "applies to GIF only, not \(format.rawValue)") }
+        try arguments.attributed { () throws(CarouselError) in if let refusal = options.sizeRefusal(format) { throw refusal } }
         let carousel = try arguments.carousel(options: options, output: output)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
         let reporter = Progress(quiet: arguments.isQuiet, start: start)

@@ -64,6 +64,10 @@ struct HardeningTests {
              says: "error: --dots: a WebP is at most 16383 pixels each way, and the footer's 32 rows make the output 8x16415"),
         Case(arguments: ["render", "wide.png", "--size", "16384x8", "-o", "wide.webp"], status: 64,
              says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 16384x8"),
+        // With --size, before any picture is read (the missing one is not reached): before, the
+        // pictures were read and laid out first, 2.0 s and 1.5 GB at 65535x500.
+        Case(arguments: ["render", "missing.png", "--size", "65535x500", "-o", "wide.webp"], status: 64,
+             says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 65535x500"),
         // A path through a file: not "no such file" alone.
         Case(arguments: ["render", "afile/x.png"], status: 1, says: "afile/x.png: no such file or folder (a part of the path is a file)"),
         // The longer of hold and duration is blamed for autoplay past the hour.

@@ -62,12 +62,11 @@ extension Carousel {
             if options.lossless { throw .invalidOption(key: .lossless, reason: "applies to WebP only, not \(format.rawValue)") }
             if options.quality != nil { throw .invalidOption(key: .quality, reason: "applies to WebP only, not \(format.rawValue)") }
         }
+        if let refusal = options.sizeRefusal(format, width: width, height: height) { throw refusal }
         switch format {
         case .gif:
-            if let refusal = sizeRefusal(format: "a GIF", limit: GIFWriter.maximumDimension) { throw refusal }
             return gifEncoder
         case .webp:
-            if let refusal = sizeRefusal(format: "a WebP", limit: WebPEncoder.maximumDimension) { throw refusal }
             if options.lossless, options.quality != nil {
                 throw .invalidOption(key: .quality, reason: "give either quality or lossless, not both")
             }
@@ -78,19 +77,6 @@ extension Carousel {
         }
     }
 
-    /// Why the output cannot be `format` ("a GIF"), which is at most `limit` pixels each way, or
-    /// nil when it fits. The dots' footer is named where the viewport alone would fit (a GIF's
-    /// viewport always does: the options hold it to 65535); otherwise the size, saying so where
-    /// the viewport took the first image's size because none was given.
-    private func sizeRefusal(format: String, limit: Int) -> CarouselError? {
-        guard width > limit || height > limit else { return nil }
-        if width <= limit, height - options.dots.extraHeight <= limit {
-            return .invalidOption(key: .dots, reason: "\(format) is at most \(limit) pixels each way, and the footer's "
-                                  + "\(options.dots.extraHeight) rows make the output \(width)x\(height)")
-        }
-        return .invalidOption(key: .size, reason: "\(format) is at most \(limit) pixels each way; the output would be "
-                              + "\(width)x\(height)" + (options.size == nil ? " (the viewport is the first image's size)" : ""))
-    }
 
     /// The animation in `format`, as bytes.
     public func data(format: OutputFormat) throws(CarouselError) -> Data {
@@ -112,5 +98,36 @@ extension Carousel {
         try AtomicOutput.write(to: path) { sink throws(CarouselError) in
             try write(with: encoder, to: sink, name: path, progress: progress)
         }
+    }
+}
+
+extension CarouselOptions {
+    /// Why an output of `width x height` (the viewport and the dots' footer) cannot be
+    /// `format`, or nil when it fits (an APNG always does here). The dots' footer is named
+    /// where the viewport alone would fit (a GIF's viewport always does: the options hold it
+    /// to 65535); otherwise the size, saying so where the viewport took the first image's
+    /// size because none was given.
+    func sizeRefusal(_ format: OutputFormat, width: Int, height: Int) -> CarouselError? {
+        let (name, limit) = switch format {
+        case .gif: ("a GIF", GIFWriter.maximumDimension)
+        case .webp: ("a WebP", WebPEncoder.maximumDimension)
+        case .apng: ("an APNG", Int.max)
+        }
+        guard width > limit || height > limit else { return nil }
+        if width <= limit, height - dots.extraHeight <= limit {
+            return .invalidOption(key: .dots, reason: "\(name) is at most \(limit) pixels each way, and the footer's "
+                                  + "\(dots.extraHeight) rows make the output \(width)x\(height)")
+        }
+        return .invalidOption(key: .size, reason: "\(name) is at most \(limit) pixels each way; the output would be "
+                              + "\(width)x\(height)" + (size == nil ? " (the viewport is the first image's size)" : ""))
+    }
+
+    /// ``Carousel/encoder(for:)``'s refusal of a size `format` cannot hold, said before any
+    /// picture is read where ``size`` gives the viewport: `render --size 65535x500 -o x.webp`
+    /// read and laid out its pictures first, 2.0 s and 1.5 GB, to say the same. Nil when the
+    /// output fits, or when the viewport is the first image's size, which the render checks.
+    package func sizeRefusal(_ format: OutputFormat) -> CarouselError? {
+        guard let size else { return nil }
+        return sizeRefusal(format, width: size.width, height: size.height + dots.extraHeight)
     }
 }

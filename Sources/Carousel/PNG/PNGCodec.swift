@@ -116,9 +116,12 @@ public enum PNGCodec {
     /// Encodes `image` as an 8-bit RGBA PNG (sRGB) in memory; `fast` trades size for speed:
     /// every row Paeth-filtered and deflated at zlib level 1 with run-length matches only
     /// (`PNGWriter`, for `carousel frames`), where libpng otherwise chooses a filter for each
-    /// row and deflates at zlib's default level.
+    /// row and deflates at zlib's default level. An image wider or taller than libpng's
+    /// writer takes (``libpngWriteLimit``, a million pixels) is written the quick way: a
+    /// `carousel strip` of a wide spacing (`--spacing 249500` over two pictures, 1,000,560
+    /// pixels) was refused with libpng's `Invalid IHDR data`, though a PNG may be 2^31 - 1.
     public static func encode(_ image: RGBAImage, name: String = "<memory>", fast: Bool = false) throws(PNGError) -> Data {
-        if fast { return try PNGWriter.encodeQuickly(image, name: name) }
+        if fast || max(image.width, image.height) > libpngWriteLimit { return try PNGWriter.encodeQuickly(image, name: name) }
         var png = png_image()
         png.version = carousel_png_image_version
         png.width = UInt32(image.width)
@@ -138,6 +141,10 @@ public enum PNGCodec {
         }
         return out.prefix(size)
     }
+
+    /// The widest and tallest image libpng's simplified writer takes (its default user limit,
+    /// `PNG_USER_WIDTH_MAX` and `PNG_USER_HEIGHT_MAX`, which that interface cannot raise).
+    static let libpngWriteLimit = 1_000_000
 
     /// Whether the IHDR (which `png_image_begin_read` has validated) declares 16 bits and Adam7.
     static func isInterlaced16Bit(_ data: Data) -> Bool {

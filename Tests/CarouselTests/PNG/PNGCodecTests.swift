@@ -83,6 +83,22 @@ struct PNGCodecTests {
         #expect(differingPixels(try PNGCodec.decode(data), image) == 0)
     }
 
+    /// An image wider or taller than libpng's writer takes is written the quick way, which has
+    /// no such limit; at the limit libpng still writes it. Before, past it, libpng refused:
+    /// `Invalid IHDR data`.
+    @Test func imagesPastLibpngsLimitAreWritten() throws {
+        let limit = PNGCodec.libpngWriteLimit
+        for (width, height) in [(limit + 1, 1), (1, limit + 1)] {
+            var image = RGBAImage(width: width, height: height, fill: RGBA(r: 10, g: 200, b: 30))
+            image[width - 1, height - 1] = RGBA(r: 250, g: 0, b: 0, a: 128)
+            let data = try PNGCodec.encode(image, name: "wide.png")
+            #expect(data == (try PNGCodec.encode(image, fast: true)))
+            #expect(Self.chunks(data)[0].body == PNGBytes.be32(width) + PNGBytes.be32(height) + Data([8, 6, 0, 0, 0]))
+        }
+        let atLimit = try PNGCodec.encode(RGBAImage(width: limit, height: 1, fill: .white))
+        #expect(atLimit != (try PNGCodec.encode(RGBAImage(width: limit, height: 1, fill: .white), fast: true)), "libpng's own")
+    }
+
     /// An image without pixels cannot be a PNG: one line naming it, from the quick encoding as
     /// from libpng's.
     @Test(arguments: [true, false])
