@@ -71,7 +71,12 @@ struct Strip: ParsableCommand {
     func run() throws {
         let start = Date()
         try OutputKind.png("strip").check(output)
-        let carousel = try arguments.carousel(output: output)
+        var options = try arguments.options()
+        // The strip does not depend on the timeline: with no script given, the default
+        // autoplay, which a long --hold or thousands of pictures take past the hour, is not
+        // built (`strip --hold 3600` was refused for it). A script given is still checked.
+        if options.script == nil { options.script = Script(steps: [.hold(1)]) }
+        let carousel = try arguments.carousel(options: options, output: output)
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)
         let g = carousel.geometry

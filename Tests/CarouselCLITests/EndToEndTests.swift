@@ -341,6 +341,20 @@ struct EndToEndTests {
         #expect(empty.status == 1 && empty.stderr == "error: \"\" (an empty name): cannot read script file: no such file or folder\n")
     }
 
+    /// `strip` does not build the default autoplay, which it does not use: a hold of an hour
+    /// (or thousands of pictures) took it past the limit, and the strip was refused for it.
+    /// The strip is the same as ever, and a script given is still checked.
+    @Test func stripNeedsNoTimeline() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let long = try CLI.run(["strip", "imgs", "--hold", "3600", "-o", "long.png"], in: w.url)
+        #expect(long.status == 0 && !long.stderr.contains("error"), "\(long.stderr)")
+        #expect(try CLI.run(["strip", "imgs", "-o", "short.png"], in: w.url).status == 0)
+        #expect(w.data("long.png") != nil && w.data("long.png") == w.data("short.png"))
+        let bad = try CLI.run(["strip", "imgs", "--script", "goto 9", "-o", "bad.png"], in: w.url)
+        #expect(bad.status == 1 && bad.stderr.contains("page 9 does not exist"), "\(bad.stderr)")
+    }
+
     @Test func sameInputsSameBytes() throws {
         let w = try Self.prepare()
         defer { w.remove() }
