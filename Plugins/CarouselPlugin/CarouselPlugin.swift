@@ -22,19 +22,21 @@ struct CarouselPlugin: CommandPlugin {
         // line is passed on as a diagnostic, which SwiftPM writes to standard error.
         let errors = Pipe()
         process.standardError = errors
-        try process.run()
         // Ctrl-C reaches SwiftPM, which passes SIGINT on to the plugin alone: carousel runs in
         // a process group of its own. Each ending signal is passed on to it, so it removes
         // its temporary file and leaves the target as it was (spec section 5c), as it does
         // when run itself; without this it went on rendering and wrote the target after
-        // `swift package` had exited 130.
+        // `swift package` had exited 130. The handlers are in place before carousel starts, so
+        // no signal ends the plugin alone; one before it starts has no one to reach (a process
+        // identifier of 0 would be the plugin's own group) and the parent's watch below stops it.
         let forwarded = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { kill(process.processIdentifier, number) }
+            source.setEventHandler { if process.processIdentifier > 0 { kill(process.processIdentifier, number) } }
             source.resume()
             return source
         }
+        try process.run()
         // SwiftPM ended by a signal it does not pass on (SIGTERM, as a CI job's timeout sends
         // it, or SIGKILL) leaves the plugin running with no one to report to, and carousel with
         // it: once the plugin's parent is gone, carousel is stopped as a hangup stops it.
@@ -60,11 +62,11 @@ struct CarouselPlugin: CommandPlugin {
     }
 
     /// The output option of `arguments` that names standard output (`-o -`, `--output -`,
-    /// `--output=-`), as it was written, or nil. Arguments after `--` are images.
+    /// `-o=-`, `--output=-`), as it was written, or nil. Arguments after `--` are images.
     static func standardOutput(in arguments: [String]) -> String? {
         for (k, argument) in arguments.enumerated() {
             if argument == "--" { return nil }
-            if argument == "--output=-" { return "--output" }
+            if argument == "-o=-" || argument == "--output=-" { return String(argument.dropLast(2)) }
             if argument == "-o" || argument == "--output", k + 1 < arguments.count, arguments[k + 1] == "-" { return argument }
         }
         return nil

@@ -75,7 +75,7 @@ struct EcosystemTests {
         #expect(!FileManager.default.fileExists(atPath: copy.appendingPathComponent("Docs/bad.gif").path))
         // Standard output is refused: SwiftPM passes a plugin's on as text, which mangled a
         // WebP's bytes (a million bytes of replacement characters for 567,306).
-        for output in [["-o", "-"], ["--output", "-"], ["--output=-"]] {
+        for output in [["-o", "-"], ["--output", "-"], ["--output=-"], ["-o=-"]] {
             let piped = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel",
                                                       "strip", "--size", "160x90"] + output, in: copy)
             #expect(piped.status == 1 && piped.stdout.isEmpty, "\(output)")

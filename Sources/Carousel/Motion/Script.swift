@@ -203,7 +203,7 @@ public struct Script: Equatable, Sendable {
             guard let (cycles, beyond) = Numerals.whole(text), cycles >= 1 else {
                 throw StepError(text: ScriptStep.cycleRefusal("\"\(text)\""))
             }
-            guard !beyond else { throw StepError(text: "\(text) cycles would last longer than the limit of one hour") }
+            guard !beyond else { throw StepError(text: "\(text) is more cycles than a timeline may have") }
             return .autoplay(cycles: cycles)
         case "drag":
             guard let first = args.first else {

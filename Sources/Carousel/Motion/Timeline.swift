@@ -20,8 +20,9 @@ public struct Timeline: Equatable, Sendable {
         public let toPage: Int
         /// The finger while it is down: its offset in pixels from the viewport's centre.
         public let finger: FingerPath?
-        /// The content's offset, `p * pitch`, where the motion is linear in time (a move or a
-        /// drag along `linear`, the finger resting), in whole numbers; nil elsewhere.
+        /// The content's offset, `p * pitch`, in whole numbers where the motion is linear in
+        /// time (a move or a drag along `linear`, the finger resting), or at the start of a
+        /// settle or an eased drag, which begins where a gesture's exact offset is; nil elsewhere.
         let linear: LinearOffset?
 
         /// When it ends.
@@ -38,24 +39,31 @@ public struct Timeline: Equatable, Sendable {
     struct LinearOffset: Equatable, Sendable {
         let start: Int
         let by: Int
+        /// Whether the motion is linear throughout; otherwise (a settle's curve, an eased drag)
+        /// only its start, `u = 0`, is exact: without it a settle's first frame, at the release
+        /// position, could round a half pixel down where the drag's last had rounded it up.
+        let throughout: Bool
 
         /// Millionths of a pixel in a pixel.
         static let unit = 1_000_000
 
         /// `start + by * u` in millionths of a pixel, or nil where it does not fit in `Int`
         /// (`page` pages of `pitch` pixels at the farthest a geometry allows).
-        init?(page: Int, pitch: Int, travelled: Int = 0, by: Int) {
+        init?(page: Int, pitch: Int, travelled: Int = 0, by: Int, throughout: Bool = true) {
             let (pageStart, o1) = page.multipliedReportingOverflow(by: pitch)
             let (micro, o2) = pageStart.multipliedReportingOverflow(by: Self.unit)
             let (start, o3) = micro.subtractingReportingOverflow(travelled)
             guard !o1, !o2, !o3 else { return nil }
             self.start = start
             self.by = by
+            self.throughout = throughout
         }
 
         /// The offset at progress `num / den` (`0 <= num <= den`, `den > 0`) in whole pixels,
-        /// rounded half up, or nil where it does not fit in `Int`.
+        /// rounded half up, or nil where it does not fit in `Int` or the motion is not linear
+        /// there.
         func pixels(_ num: Int, over den: Int) -> Int? {
+            guard throughout || num == 0 else { return nil }
             // by * num / den, floored: its size is at most |by|.
             var (q, r) = den.dividingFullWidth(by.multipliedFullWidth(by: num))
             if r < 0 { q -= 1 }

@@ -46,10 +46,11 @@ struct TimelineBuilder {
 
     /// `dx` pixels in millionths of a pixel, to the nearest (exact for a DX written with up to
     /// six decimals). A drag is made only once its step's refusal passed, which keeps DX finite
-    /// and within a million pixels; the drags a gesture's width counts ahead are not checked
-    /// yet, so a DX out of range counts as none there (its step fails when it comes).
+    /// and within a million pixels, and a swipe is a third of a page, at most about 7 x 10^8
+    /// pixels; the drags a gesture's width counts ahead are not checked yet, so a DX past any
+    /// of those counts as none there (its step fails when it comes).
     static func micro(_ dx: Double) -> Int {
-        guard dx.isFinite, abs(dx) <= ScriptStep.maximumDrag else { return 0 }
+        guard dx.isFinite, abs(dx) <= Double(Geometry.maximumCount) else { return 0 }
         return Int((dx * Double(microPixels)).rounded())
     }
 
@@ -227,7 +228,7 @@ struct TimelineBuilder {
         let by = count > 1 ? -Double(step) / Double(microPitch) : 0
         append(length, .drag(from: from, by: by, easing: easing), from: page, to: page,
                finger: .moving(from: g.origin + Self.pixels(g.travelled), by: Self.pixels(step), easing: easing),
-               linear: easing == .linear ? offset(g, by: -step) : nil)
+               linear: offset(g, by: -step, throughout: easing == .linear))
         g.travelled += step
         g.velocity = by * easing.slope(at: 1, duration: length.seconds) / length.seconds
         gesture = g
@@ -262,7 +263,8 @@ struct TimelineBuilder {
             let length: MediaTime = v * delta > 0
                 ? MediaTime(seconds: min(0.6, max(0.15, 3 * abs(delta) / abs(v)))) ?? moveDuration
                 : moveDuration
-            append(length, .settle(from: q, by: delta), from: page, to: real, finger: nil)
+            append(length, .settle(from: q, by: delta), from: page, to: real, finger: nil,
+                   linear: offset(g, by: 0, throughout: false))
         }
         gesture = nil
         page = real
@@ -270,10 +272,11 @@ struct TimelineBuilder {
     }
 
     /// The exact offset of gesture `g`'s content, moving `by` millionths of a pixel (the
-    /// content against the finger; with one picture it stays).
-    private func offset(_ g: Gesture, by: Int) -> Timeline.LinearOffset? {
-        count > 1 ? Timeline.LinearOffset(page: g.page, pitch: pitch, travelled: g.travelled, by: by)
-            : Timeline.LinearOffset(page: g.page, pitch: pitch, by: 0)
+    /// content against the finger; with one picture it stays), `throughout` the segment or
+    /// at its start only.
+    private func offset(_ g: Gesture, by: Int, throughout: Bool = true) -> Timeline.LinearOffset? {
+        count > 1 ? Timeline.LinearOffset(page: g.page, pitch: pitch, travelled: g.travelled, by: by, throughout: throughout)
+            : Timeline.LinearOffset(page: g.page, pitch: pitch, by: 0, throughout: throughout)
     }
 
     private mutating func append(_ length: MediaTime, _ motion: Motion, from: Int, to: Int, finger: Timeline.FingerPath?,

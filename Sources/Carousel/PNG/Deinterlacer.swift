@@ -69,12 +69,10 @@ enum Deinterlacer {
         header13[12] = 0
         PNGWriter.appendChunk("IHDR", header13, to: &out)
         for c in kept { PNGWriter.appendChunk(c.type, Array(c.body), to: &out) }
-        // Unfiltered rows at level 1 with run-length matches only, as `frames` writes its PNGs:
-        // zlib's search for repeated strings at level 1 took most of the time on 16-bit
-        // pictures, which repeat few (`frame PICTURE --size 64x64 --at 0`, 6000x6000 16-bit
-        // RGB: a smooth gradient with noise 8.6-8.8 s before, 5.5-5.7 s after, the same
-        // 0.6 GB; a noise 8000x8000 15.8 s and 10.2 s; a smooth gradient 5.7 s and 5.2 s,
-        // its rewrite larger, 441 MB and 512 MB of peak memory).
+        // Level 1 with run-length matches only, the strategy `frames` deflates with: zlib's
+        // search for repeated strings at level 1 took most of the time on 16-bit pictures,
+        // which repeat few (docs/behaviour.md, *Interlaced 16-bit pictures read sooner*: a
+        // 6000x6000 gradient with noise 8.6-8.8 s before, 5.5-5.7 s after).
         let deflater: Deflater
         do {
             deflater = try Deflater(level: 1, strategy: Z_RLE, output: 1 << 20)

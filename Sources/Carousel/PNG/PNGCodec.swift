@@ -117,7 +117,7 @@ public enum PNGCodec {
     /// every row Paeth-filtered and deflated at zlib level 1 with run-length matches only
     /// (`PNGWriter`, for `carousel frames`), where libpng otherwise chooses a filter for each
     /// row and deflates at zlib's default level. An image wider or taller than libpng's
-    /// writer takes (``libpngWriteLimit``, a million pixels) is written the quick way: a
+    /// writer takes (a million pixels) is written the quick way: a
     /// `carousel strip` of a wide spacing (`--spacing 249500` over two pictures, 1,000,560
     /// pixels) was refused with libpng's `Invalid IHDR data`, though a PNG may be 2^31 - 1.
     public static func encode(_ image: RGBAImage, name: String = "<memory>", fast: Bool = false) throws(PNGError) -> Data {

@@ -108,7 +108,14 @@ struct GestureTests {
         #expect(drag.prefix(4).map(\.offset) == [0, 1, 1, 2])
         let rest = try Self.timeline("drag -1.5 0.1; hold 0.1; release", pitch: 60).frames(fps: 25)
         #expect(rest.filter { $0.phase == .drag }.last?.offset == 2)
-        #expect(rest.filter { $0.phase == .settle }.allSatisfy { $0.offset == nil }, "a settle is no straight line")
+        // A settle or an eased drag starts exactly where the gesture's offset is, 14.5 pixels
+        // here, then takes the curve's floating point.
+        let settle = try Self.timeline("drag -14.5 0.2 linear; hold 0.1; release", pitch: 100).frames(fps: 10)
+        #expect(settle.map(\.phase) == [.drag, .drag, .drag, .settle, .settle, .settle])
+        #expect(settle.map(\.offset) == [0, 7, 15, 15, nil, nil])
+        let eased = try Self.timeline("drag -14.5 0.2 linear; drag -10 0.2 ease-in; release", pitch: 100).frames(fps: 10)
+        #expect(eased.prefix(4).map(\.offset) == [0, 7, 15, nil])
+        #expect(rest.filter { $0.phase == .settle }.dropFirst().allSatisfy { $0.offset == nil }, "a settle is no straight line")
     }
 
     /// The settle follows `q + delta * (1 - (1 - u)^3)` frame by frame, and leaves the finger at its speed.

@@ -72,8 +72,8 @@ struct ScriptTests {
         // A whole number past `Int` is out of range, shown as written, as an option's is.
         ("goto 18446744073709551617 0.2", "--script: step 1 \"goto 18446744073709551617 0.2\": page 18446744073709551617 does not exist; "
             + "pages are numbered from 1 to the number of pictures"),
-        ("autoplay 99999999999999999999", "--script: step 1 \"autoplay 99999999999999999999\": 99999999999999999999 cycles would last "
-            + "longer than the limit of one hour"),
+        ("autoplay 99999999999999999999", "--script: step 1 \"autoplay 99999999999999999999\": 99999999999999999999 is more cycles "
+            + "than a timeline may have"),
         ("# nothing", "--script: the script has no steps; expected e.g. \"hold 2; next\""),
     ])
     func errorsNameStepAndExpectation(_ text: String, _ message: String) {
