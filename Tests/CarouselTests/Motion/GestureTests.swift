@@ -100,6 +100,16 @@ struct GestureTests {
         #expect(rest.start.microseconds == lift + (settle ?? 0))
     }
 
+    /// A swipe is a third of a page however wide the page: past three million pixels it once
+    /// counted as no distance (a drag's own limit, a million pixels, applied to it).
+    @Test(arguments: [300, 3_000_000, 6_000_000, 1 << 30])
+    func swipesOfWidePages(_ pitch: Int) throws {
+        let t = try Timeline(script: Script(parsing: "swipe next; hold 0.5"), count: 3, pitch: pitch, hold: 2,
+                             moveDuration: 0.3, easing: .easeInOut)
+        #expect(t.releases.first?.offset == Double(-((pitch + 1) / 3)) / 2, "the finger lifts half the swipe left of centre")
+        #expect(t.frames(fps: 25).last?.position == 1)
+    }
+
     /// A content offset exactly half way between two pixels rounds up (spec section 2), in a
     /// linear drag and a finger's rest as in a move: 7 pixels 3/14 of the way is 1.5, which
     /// floating point gave as 1.4999999999999998, x0 1 for 2; a finger resting 1.5 pixels along.
