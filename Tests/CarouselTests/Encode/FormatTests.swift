@@ -231,6 +231,32 @@ struct FormatTests {
         }
     }
 
+    /// An encoder's palette limit and quality set past their ranges after `init` are taken at
+    /// the nearer end, as `init` takes them: the same bytes as the end itself. Before, the
+    /// setters kept any value: `colors` below 2 wrote another GIF than 2 colours, and a
+    /// `quality` of 1000 failed in libwebp ("Invalid WebPConfig").
+    @Test func encoderSettingsSetPastTheirRangesAreClamped() throws {
+        let carousel = try Self.carousel()
+        func bytes(_ encoder: any AnimationEncoder) throws -> Data {
+            let sink = MemorySink()
+            try carousel.write(with: encoder, to: sink, name: "<memory>")
+            return sink.data
+        }
+        for (set, end) in [(1000, 256), (Int.max, 256), (1, 2), (-5, 2), (Int.min, 2)] {
+            var gif = GIFEncoder()
+            gif.colors = set
+            #expect(gif.colors == end)
+            #expect(try bytes(gif) == bytes(GIFEncoder(colors: end)), "colors = \(set)")
+        }
+        for (set, end) in [(1000.0, 100.0), (.infinity, 100), (-5, 0), (-.infinity, 0), (.nan, 0)] {
+            var webp = WebPEncoder()
+            webp.quality = set
+            #expect(webp.quality == end)
+            #expect(WebPEncoder(quality: set).quality == end)
+            #expect(try bytes(webp) == bytes(WebPEncoder(quality: end)), "quality = \(set)")
+        }
+    }
+
     /// A WebP's loop count is 16 bits: 65535 plays are written, 65536 (a GIF's most) refused,
     /// naming `--loop`, before anything is encoded, and by the encoder itself.
     @Test func webPPlaysAtMost65535Times() throws {

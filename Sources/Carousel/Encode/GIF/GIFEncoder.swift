@@ -6,8 +6,11 @@
 /// pixels turn transparent, whole frames with their own palettes instead, each cleared
 /// before the next.
 public struct GIFEncoder: AnimationEncoder {
-    /// Palette size limit, 2...256.
-    public var colors: Int
+    /// Palette size limit, 2...256; a value past either end is taken as that end, here and
+    /// in ``init(colors:dither:loop:)``.
+    public var colors: Int {
+        didSet { colors = GIFEncoder.clamped(colors) }
+    }
     /// Dithering when a palette is not exact.
     public var dither: Dither
     /// How many times the GIF plays.
@@ -15,10 +18,12 @@ public struct GIFEncoder: AnimationEncoder {
 
     /// An encoder with the given palette limit, dithering and loop.
     public init(colors: Int = 256, dither: Dither = .ordered, loop: LoopMode = .forever) {
-        self.colors = min(256, max(2, colors))
+        self.colors = GIFEncoder.clamped(colors)
         self.dither = dither
         self.loop = loop
     }
+
+    static func clamped(_ colors: Int) -> Int { min(256, max(2, colors)) }
 
     /// Encodes `plan` as a looping GIF on `sink`.
     ///

@@ -32,8 +32,11 @@ import Foundation
 /// background colour, a hint a viewer may paint there, says so (libwebp's default is
 /// opaque white).
 public struct WebPEncoder: AnimationEncoder {
-    /// Lossy quality, 0...100.
-    public var quality: Double
+    /// Lossy quality, 0...100; a value past either end is taken as that end, and NaN as 0,
+    /// here and in ``init(quality:lossless:loop:)``.
+    public var quality: Double {
+        didSet { quality = WebPEncoder.clamped(quality) }
+    }
     /// Lossless instead of lossy.
     public var lossless: Bool
     /// How many times the animation plays.
@@ -53,10 +56,12 @@ public struct WebPEncoder: AnimationEncoder {
 
     /// An encoder with the given quality, mode and loop.
     public init(quality: Double = WebPEncoder.defaultQuality, lossless: Bool = false, loop: LoopMode = .forever) {
-        self.quality = min(100, max(0, quality))
+        self.quality = WebPEncoder.clamped(quality)
         self.lossless = lossless
         self.loop = loop
     }
+
+    static func clamped(_ quality: Double) -> Double { quality.isNaN ? 0 : min(100, max(0, quality)) }
 
     /// The largest width and height a WebP holds.
     public static let maximumDimension = 16383
