@@ -43,7 +43,7 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     ///
     /// A mismatch names the first frame that differs (in its pixels, its delay, or by being
     /// in one animation only), by index and time, and writes that frame's reference, actual
-    /// and difference PNGs as ``frame(at:tolerance:fileID:filePath:line:column:)`` does.
+    /// and difference PNGs as ``frame(at:tolerance:fileID:filePath:function:line:column:)`` does.
     ///
     /// Both animations are held in memory, every distinct frame a whole picture:
     /// `maximumPixels` in all each (by default 2^28, 1 GiB of RGBA: 358 distinct frames of
@@ -55,8 +55,10 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     public static func animation(tolerance: FrameTolerance = .exact,
                                  maximumPixels: Int = APNGDecoder.maximumPixels,
                                  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                                 function: StaticString = #function,
                                  line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        let diffing = Diffing<AnimationSnapshot>.animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: true)
+        let diffing = Diffing<AnimationSnapshot>.animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: true,
+                                                           place: ArtifactPlace(filePath: filePath, function: function))
         return Snapshotting(pathExtension: "png", diffing: diffing) { carousel in
             let sink = MemorySink()
             try? carousel.write(with: APNGEncoder(loop: carousel.options.loop), to: sink, name: "<snapshot>")
@@ -77,13 +79,15 @@ extension Diffing where Value == AnimationSnapshot {
     /// and how it differs (its pixels, its delay, or a frame the other animation lacks; with a
     /// frame count that differs, the counts too), and its images are written as a frame's.
     public static func animation(tolerance: FrameTolerance = .exact, maximumPixels: Int = APNGDecoder.maximumPixels) -> Diffing {
-        animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: false)
+        animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: false, place: .unnamed)
     }
 
     /// ``animation(tolerance:maximumPixels:)``; with `checkedAtSnapshot`, for the strategy,
     /// which has already failed the test for a tolerance that is not a share and for an
-    /// animation it could not read back, so the comparison does not say so again.
-    static func animation(tolerance: FrameTolerance, maximumPixels: Int, checkedAtSnapshot: Bool) -> Diffing {
+    /// animation it could not read back, so the comparison does not say so again. `place`
+    /// names the folder of a failure's images under XCTest.
+    static func animation(tolerance: FrameTolerance, maximumPixels: Int, checkedAtSnapshot: Bool,
+                          place: ArtifactPlace) -> Diffing {
         .diff(
             toData: { $0.data },
             fromData: { AnimationSnapshot(apng: $0, maximumPixels: maximumPixels) },
@@ -94,7 +98,7 @@ extension Diffing where Value == AnimationSnapshot {
                     return ("Carousel animation does not match its reference: the reference could not be read as an APNG"
                         + (reference.problem.map { " (\($0))" } ?? "") + ".", [])
                 }
-                return firstDifference(reference, actual, tolerance: tolerance)
+                return firstDifference(reference, actual, tolerance: tolerance, place: place)
             }
         )
     }
@@ -108,7 +112,7 @@ extension Diffing where Value == AnimationSnapshot {
     /// The message and attachments of the first frame of `actual` that differs from
     /// `reference`'s (pixels, delay or presence), or nil when none does.
     private static func firstDifference(_ reference: AnimationSnapshot, _ actual: AnimationSnapshot,
-                                        tolerance: FrameTolerance) -> (String, [DiffAttachment])? {
+                                        tolerance: FrameTolerance, place: ArtifactPlace) -> (String, [DiffAttachment])? {
         let counts = reference.frames.count == actual.frames.count ? ""
             : " (\(actual.frames.count) frames, the reference has \(reference.frames.count))"
         let none = RGBAImage(width: 0, height: 0)
@@ -150,7 +154,7 @@ extension Diffing where Value == AnimationSnapshot {
             what = "\(subject) differs from its reference\(counts): "
                 + (ours.width == 0 ? "the animation ends before it, the reference has it." : "the reference ends before it.")
         }
-        let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance)
+        let (paths, attachments) = artifacts(reference: theirs, actual: ours, tolerance: tolerance, place: place)
         return (what + paths, attachments)
     }
 }

@@ -14,19 +14,25 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// transparent background, the GIF's cut of alpha at 128), the
     /// same as `carousel frame --at SECONDS`. A time outside the timeline is reported
     /// as a test failure where the strategy is made.
+    ///
+    /// `filePath` and `function`, where the strategy is made, name the folder of a failure's
+    /// images under XCTest (Swift Testing names the running test itself).
     public static func frame(at time: MediaTime, tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             function: StaticString = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        frames(at: [time], tolerance: tolerance, fileID: fileID, filePath: filePath, line: line, column: column)
+        frames(at: [time], tolerance: tolerance, fileID: fileID, filePath: filePath, function: function,
+               line: line, column: column)
     }
 
     /// The frames shown at `times`, stacked top to bottom in one PNG (a contact sheet). No
     /// times, like a time outside the timeline, is reported as a test failure.
     public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                              function: StaticString = #function,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
         Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, rows: times, fileID: fileID, filePath: filePath,
-                                                 line: line, column: column).pullback { carousel in
+                                                 function: function, line: line, column: column).pullback { carousel in
             if times.isEmpty {
                 reportFailure("frames(at:) was given no times; give at least one", fileID: fileID, filePath: filePath,
                               line: line, column: column)
@@ -46,9 +52,10 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// The padded strip the frames are cut from (as `carousel strip` writes it).
     public static func strip(tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             function: StaticString = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
         Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, fileID: fileID, filePath: filePath,
-                                                 line: line, column: column).pullback(\.strip)
+                                                 function: function, line: line, column: column).pullback(\.strip)
     }
 }
 
@@ -63,16 +70,20 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
     /// on the run that records the reference too.
     public static func image(tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+                             function: StaticString = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        image(tolerance: tolerance, rows: [], fileID: fileID, filePath: filePath, line: line, column: column)
+        image(tolerance: tolerance, rows: [], fileID: fileID, filePath: filePath, function: function,
+              line: line, column: column)
     }
 
-    /// ``image(tolerance:fileID:filePath:line:column:)`` of a contact sheet whose rows are the
-    /// frames at `rows` (``Diffing/rgbaImage(tolerance:rows:checkedAtSnapshot:)``), or of any
-    /// image where `rows` is empty.
+    /// ``image(tolerance:fileID:filePath:function:line:column:)`` of a contact sheet whose rows
+    /// are the frames at `rows` (``Diffing/rgbaImage(tolerance:rows:checkedAtSnapshot:place:)``),
+    /// or of any image where `rows` is empty.
     static func image(tolerance: FrameTolerance, rows: [MediaTime], fileID: StaticString, filePath: StaticString,
-                      line: UInt, column: UInt) -> Snapshotting {
-        Snapshotting(pathExtension: "png", diffing: .rgbaImage(tolerance: tolerance, rows: rows, checkedAtSnapshot: true)) { image in
+                      function: StaticString, line: UInt, column: UInt) -> Snapshotting {
+        let place = ArtifactPlace(filePath: filePath, function: function)
+        return Snapshotting(pathExtension: "png",
+                            diffing: .rgbaImage(tolerance: tolerance, rows: rows, checkedAtSnapshot: true, place: place)) { image in
             if let problem = tolerance.problem {
                 // Said where the strategy is made, on the run that records the reference too.
                 reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -85,14 +96,16 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
 extension Diffing where Value == RGBAImage {
     /// Compares RGBA images stored as PNG, within `tolerance`, writing the three images on failure.
     public static func rgbaImage(tolerance: FrameTolerance = .exact) -> Diffing {
-        rgbaImage(tolerance: tolerance, rows: [], checkedAtSnapshot: false)
+        rgbaImage(tolerance: tolerance, rows: [], checkedAtSnapshot: false, place: .unnamed)
     }
 
     /// ``rgbaImage(tolerance:)`` of a contact sheet whose rows, top to bottom, are the frames
     /// at `rows` (two or more): the largest difference is placed in its frame, by time and
     /// row, as well as on the sheet. With `checkedAtSnapshot`, for a strategy that has failed
     /// the test for a tolerance that is not a share, the comparison does not say so again.
-    static func rgbaImage(tolerance: FrameTolerance, rows: [MediaTime], checkedAtSnapshot: Bool) -> Diffing {
+    /// `place` names the folder of a failure's images under XCTest.
+    static func rgbaImage(tolerance: FrameTolerance, rows: [MediaTime], checkedAtSnapshot: Bool,
+                          place: ArtifactPlace) -> Diffing {
         .diff(
             toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
             fromData: { data in (try? PNGCodec.decode(data)) ?? RGBAImage(width: 0, height: 0) },
@@ -106,7 +119,7 @@ extension Diffing where Value == RGBAImage {
                     let row = y / height
                     return "(\(x), \(y)): (\(x), \(y - row * height)) of the frame at \(rows[row].seconds) s, row \(row + 1) of \(rows.count)"
                 }
-                let (paths, attachments) = artifacts(reference: reference, actual: actual, tolerance: tolerance)
+                let (paths, attachments) = artifacts(reference: reference, actual: actual, tolerance: tolerance, place: place)
                 return (summary + blankReferenceHint(reference, actual) + paths, attachments)
             }
         )
@@ -125,16 +138,17 @@ func blankReferenceHint(_ reference: RGBAImage, _ actual: RGBAImage) -> String {
 }
 
 /// The reference, the actual image and their difference image of a failed comparison, each
-/// encoded once as PNG, written (``writeArtifacts(_:)``) and made the failure's attachments:
-/// the lines of the message that give their paths, and the attachments. An image without
-/// pixels (a reference that could not be read) is neither written, named nor attached.
-func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) -> (paths: String, attachments: [DiffAttachment]) {
+/// encoded once as PNG, written (``writeArtifacts(_:place:)``) and made the failure's
+/// attachments: the lines of the message that give their paths, and the attachments. An image
+/// without pixels (a reference that could not be read) is neither written, named nor attached.
+func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance,
+               place: ArtifactPlace) -> (paths: String, attachments: [DiffAttachment]) {
     let difference = ImageComparison.differenceImage(reference: reference, actual: actual, tolerance: tolerance)
     let files = [("reference.png", reference), ("actual.png", actual), ("difference.png", difference)].map { name, image in
         (name: name, png: image.width > 0 ? try? PNGCodec.encode(image) : nil)
     }
     var paths = ""
-    if let folder = try? writeArtifacts(files) {
+    if let folder = try? writeArtifacts(files, place: place) {
         for (name, png) in files where png != nil {
             let label = name.dropLast(4).capitalized + ":"
             paths += "\n" + label.padding(toLength: 12, withPad: " ", startingAt: 0) + folder.appendingPathComponent(name).path
@@ -144,13 +158,14 @@ func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameToleranc
 }
 
 /// Writes the PNGs to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
-/// (or the temporary folder): named after the running test (Swift Testing), `n` counting its
-/// failed comparisons, so a rerun overwrites the same files instead of adding folders. A file
-/// an earlier run left where there is no PNG now is removed.
-func writeArtifacts(_ files: [(name: String, png: Data?)]) throws -> URL {
+/// (or the temporary folder): named after the running test (Swift Testing), or after the file
+/// and function that made the strategy (`place`, under XCTest), `n` counting its failed
+/// comparisons, so a rerun overwrites the same files instead of adding folders. A file an
+/// earlier run left where there is no PNG now is removed.
+func writeArtifacts(_ files: [(name: String, png: Data?)], place: ArtifactPlace) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
-    let (file, test) = currentTest()
+    let (file, test) = currentTest(or: place)
     let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
         .appendingPathComponent("\(test).\(ArtifactCounter.shared.next(file + "/" + test))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -161,17 +176,41 @@ func writeArtifacts(_ files: [(name: String, png: Data?)]) throws -> URL {
     return folder
 }
 
+/// Where a strategy was made, for the folder of a failure's images when no Swift Testing test
+/// is running (XCTest tells a strategy no test name): the file, without `.swift`, and the
+/// function, as swift-snapshot-testing names a reference (`testFirstPage()` is
+/// `testFirstPage`). ``unnamed`` is `XCTest/snapshot`, for a diffing made without a place.
+struct ArtifactPlace: Sendable {
+    let file: String
+    let test: String
+
+    init(filePath: StaticString, function: StaticString) {
+        let name = ((filePath.description as NSString).lastPathComponent as NSString).deletingPathExtension
+        let test = sanitizedName(function.description)
+        self.file = name.isEmpty ? "XCTest" : name
+        self.test = test.isEmpty ? "snapshot" : test
+    }
+
+    private init(file: String, test: String) {
+        self.file = file
+        self.test = test
+    }
+
+    static let unnamed = ArtifactPlace(file: "XCTest", test: "snapshot")
+}
+
 /// The running test's file (without `.swift`) and name, as swift-snapshot-testing names its
 /// files: each run of characters other than letters, digits and `_` made one `-`, none at
-/// either end (`frames()` is `frames`, `frames(_:)` is `frames-_`).
-private func currentTest() -> (file: String, test: String) {
+/// either end (`frames()` is `frames`, `frames(_:)` is `frames-_`); with no Swift Testing test
+/// running, `place`.
+private func currentTest(or place: ArtifactPlace) -> (file: String, test: String) {
     #if canImport(Testing)
     if let test = Test.current {
         let file = (test.sourceLocation.fileName as NSString).deletingPathExtension
         return (file, sanitizedName(test.name))
     }
     #endif
-    return ("XCTest", "snapshot")
+    return (place.file, place.test)
 }
 
 /// `name` as swift-snapshot-testing's `sanitizePathComponent` makes it.

@@ -82,7 +82,7 @@ struct CarouselSnapshotTests {
     @Test func framesMismatchNamesTheRow() throws {
         let carousel = try Self.carousel()
         let times: [MediaTime] = [0.4, 0.6, 0.8, 1.0]
-        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: .exact, rows: times, checkedAtSnapshot: true)
+        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: .exact, rows: times, checkedAtSnapshot: true, place: .unnamed)
         var sheet = RGBAImage(width: carousel.width, height: carousel.height * 4)
         for (row, time) in times.enumerated() { sheet.paste(try carousel.frame(at: time), x: 0, y: row * carousel.height) }
         var changed = sheet
@@ -131,12 +131,12 @@ struct CarouselSnapshotTests {
         #expect(issues(Snapshotting<RGBAImage, RGBAImage>.image(tolerance: bad).pullback { (c: Carousel) in c.strip }).count == 1)
         let (once, animation) = issues(Snapshotting<Carousel, AnimationSnapshot>.animation(tolerance: bad))
         #expect(once == 1 && animation.map { Diffing<AnimationSnapshot>.animation(tolerance: bad, maximumPixels: APNGDecoder.maximumPixels,
-                                                                                    checkedAtSnapshot: true).diffV2($0, $0) == nil } == true)
+                                                                                    checkedAtSnapshot: true, place: .unnamed).diffV2($0, $0) == nil } == true)
         let (tooLargeCount, tooLarge) = issues(Snapshotting<Carousel, AnimationSnapshot>.animation(maximumPixels: 1000))
         #expect(tooLargeCount == 1)
         let large = try #require(tooLarge)
         #expect(large.problem?.contains("is over the limit") == true, "\(String(describing: large.problem))")
-        #expect(Diffing<AnimationSnapshot>.animation(tolerance: .exact, maximumPixels: 1000, checkedAtSnapshot: true)
+        #expect(Diffing<AnimationSnapshot>.animation(tolerance: .exact, maximumPixels: 1000, checkedAtSnapshot: true, place: .unnamed)
             .diffV2(large, large) == nil)
         // What each says.
         withKnownIssue {
@@ -269,6 +269,12 @@ struct CarouselSnapshotTests {
         #expect(sanitizedName("paramFrames(_:)") == "paramFrames-_")
         #expect(sanitizedName("at(time:tolerance:)") == "at-time-tolerance")
         #expect(sanitizedName("A test with spaces") == "A-test-with-spaces")
+        // Where no Swift Testing test runs (XCTest), the file and function that made the strategy.
+        let place = ArtifactPlace(filePath: "/src/Tests/AppTests/BannerTests.swift", function: "testFirstPage()")
+        #expect(place.file == "BannerTests" && place.test == "testFirstPage")
+        let bare = ArtifactPlace(filePath: "", function: "()")
+        #expect(bare.file == "XCTest" && bare.test == "snapshot")
+        #expect(ArtifactPlace.unnamed.file == "XCTest" && ArtifactPlace.unnamed.test == "snapshot")
     }
 
     /// A failing comparison says what differs and writes reference, actual and difference images.

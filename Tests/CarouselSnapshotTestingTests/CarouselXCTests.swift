@@ -6,7 +6,8 @@ import XCTest
 
 /// The strategies under XCTest, as most apps' snapshot suites still run them: a frame and
 /// frames match their references, and a changed frame fails with the pixels counted and the
-/// three images written (checked through `verifySnapshot`, which returns the failure).
+/// three images written, in a folder named after the test file and the test that made the
+/// strategy (checked through `verifySnapshot`, which returns the failure).
 final class CarouselXCTests: XCTestCase {
     func testFrameAtStart() throws {
         assertSnapshot(of: try CarouselSnapshotTests.carousel(), as: .frame(at: 0))
@@ -25,5 +26,6 @@ final class CarouselXCTests: XCTestCase {
         let path = try XCTUnwrap(message.split(separator: "\n").first { $0.hasPrefix("Difference: ") })
             .dropFirst("Difference: ".count).trimmingCharacters(in: .whitespaces)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
+        XCTAssertTrue(path.contains("/carousel-snapshots/CarouselXCTests/testAChangedFrameFails."), path)
     }
 }
