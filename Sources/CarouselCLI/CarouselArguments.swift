@@ -122,6 +122,7 @@ struct CarouselArguments: ParsableArguments {
     func carousel(options: CarouselOptions, output: String? = nil) throws(CLIError) -> Carousel {
         let urls = try attributed { () throws(CarouselError) in images.isEmpty ? [] : try ImageInputs.resolve(images) }
         if let output {
+            if let refusal = StandardDescriptors.refusal(of: output) { throw CLIError(description: refusal, status: 1) }
             // The script file the options took (`--script-file`, or the config's `scriptFile`
             // joined to its folder), as it was read.
             let inputs = urls.map { (what: "the input image", path: $0.relativePath) }

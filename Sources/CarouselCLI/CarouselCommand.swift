@@ -24,6 +24,7 @@ struct CarouselCommand: ParsableCommand {
     /// Parses, runs, and turns every failure into one line on stderr and an exit status:
     /// 1 for bad input, 64 for usage errors.
     static func main() {
+        StandardDescriptors.reopenClosed()
         SignalCleanup.install()
         let raw = (1..<Int(CommandLine.argc)).map { k in
             CommandLine.unsafeArgv[k].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),

@@ -15,7 +15,8 @@ import Darwin
 ///
 /// SIGINT, SIGTERM and SIGHUP are taken on a dispatch queue, away from the frames being
 /// made: the temporaries are removed and the process exits with 128 + the signal
-/// (130, 143, 129). A crash signal removes them with async-signal-safe calls and then
+/// (130, 143, 129), or with 0 where the output was already in place (a signal while the
+/// previous frames folder is being removed). A crash signal removes them with async-signal-safe calls and then
 /// goes on to the handler that was there before (Swift's crash report).
 #if os(Linux)
 /// The C `struct sigaction` (its name is also the function's).
@@ -63,8 +64,10 @@ enum SignalCleanup {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
             source.setEventHandler {
-                TemporaryFiles.removeAll()
-                _exit(128 + signalNumber)
+                // A signal after the output was moved into place ends a run whose output is
+                // whole: exit 0, the previous frames folder's removal finished first.
+                let committed = TemporaryFiles.removeAll()
+                _exit(committed ? 0 : 128 + signalNumber)
             }
             source.resume()
             sources.append(source)

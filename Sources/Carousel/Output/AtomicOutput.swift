@@ -22,7 +22,10 @@ import Darwin
 ///   (`strace -T -e trace=fsync`).
 /// - A symlink: the file it points to is replaced that way; the link stays.
 /// - Not a regular file (a FIFO, a character device, `/dev/stdout`, `/proc/self/fd/N`):
-///   written directly, streaming; it is never replaced.
+///   written directly, streaming; it is never replaced. A path that names one of this
+///   process's descriptors (`/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) is
+///   written through that descriptor, as `-` is: where it leads to a file opened to append
+///   (`>> log`), the output is appended, not written over the file's start.
 /// - `-`: standard output.
 ///
 /// Temporary files and folders are registered with ``TemporaryFiles`` while in use, so
@@ -32,6 +35,10 @@ public enum AtomicOutput {
     public static func write(to path: String, _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
         if path == "-" {
             try body(FileDescriptorSink(fd: STDOUT_FILENO, name: "<stdout>"))
+            return
+        }
+        if let descriptor = ownDescriptor(named: path) {
+            try writeThrough(descriptor, name: path, body)
             return
         }
         let target = try resolveLinks(path)
@@ -65,10 +72,9 @@ public enum AtomicOutput {
             unlink(temporary)
             throw .output(path, reason)
         }
-        guard rename(temporary, target) == 0 else {
-            let reason = FileErrors.posixReason(errno)
+        if let code = TemporaryFiles.commitFile(temporary, to: target) {
             unlink(temporary)
-            throw .output(path, reason)
+            throw .output(path, FileErrors.posixReason(code))
         }
     }
 
@@ -121,6 +127,46 @@ public enum AtomicOutput {
     static func isDescriptorPath(_ path: String) -> Bool {
         path == "/dev/stdout" || path == "/dev/stderr" || path.hasPrefix("/dev/fd/")
             || (path.hasPrefix("/proc/") && path.contains("/fd/"))
+    }
+
+    /// The descriptor of this process that `path` names: 1 for `/dev/stdout`, 2 for
+    /// `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` and `/proc/PID/fd/N` with this
+    /// process's PID; nil for any other path.
+    package static func ownDescriptor(named path: String) -> Int32? {
+        if path == "/dev/stdout" { return STDOUT_FILENO }
+        if path == "/dev/stderr" { return STDERR_FILENO }
+        var number: Substring?
+        if path.hasPrefix("/dev/fd/") {
+            number = path.dropFirst("/dev/fd/".count)
+        } else {
+            for prefix in ["/proc/self/fd/", "/proc/\(getpid())/fd/"] where path.hasPrefix(prefix) {
+                number = path.dropFirst(prefix.count)
+            }
+        }
+        guard let number, !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let fd = Int32(number) else { return nil }
+        return fd
+    }
+
+    /// Streams `body` into this process's open descriptor `fd` (a copy of it, closed after),
+    /// at its offset and with its flags: what `-o -` does for standard output.
+    private static func writeThrough(_ fd: Int32, name: String,
+                                     _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
+        // A descriptor with no file type is one of the runtime's own (an epoll or event
+        // descriptor that took a number the caller had closed), not an output.
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != 0 else {
+            throw .output(name, "descriptor \(fd) is not open to a file, pipe or device")
+        }
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { throw .output(name, FileErrors.posixReason(errno)) }
+        do throws(CarouselError) {
+            try body(FileDescriptorSink(fd: copy, name: name))
+        } catch {
+            close(copy)
+            throw error
+        }
+        guard close(copy) == 0 else { throw .output(name, FileErrors.posixReason(errno)) }
     }
 
     /// Streams `body` straight into an existing special file (no temporary, no rename).
@@ -214,10 +260,24 @@ public enum AtomicOutput {
             } catch {
                 throw .output(path, "cannot read the folder: \(FileErrors.reason(error, path: target.path))")
             }
-            guard names.allSatisfy(isReplaceable) else {
+            // A folder inside is never a previous run's, whatever its name (`frame-00099.png/`);
+            // a link is taken as itself (removed, not what it leads to).
+            func isFolderItself(_ name: String) -> Bool {
+                var info = stat()
+                return lstat(target.appendingPathComponent(name).path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            }
+            guard names.allSatisfy({ isReplaceable($0) && !isFolderItself($0) }) else {
                 throw .output(path, "folder holds other files; give a new or empty folder")
             }
+            // Its files are removed once the new folder is in: a folder whose entries cannot
+            // be removed is refused now, before anything is written, not after the swap.
+            guard access(target.path, W_OK | X_OK) == 0 else {
+                throw .output(path, "cannot replace the folder's files: \(FileErrors.posixReason(errno))")
+            }
         }
+        // A folder replaced keeps its permission bits, as a file replaced does.
+        var folderInfo = stat()
+        let existingMode: mode_t? = existing == true && stat(target.path, &folderInfo) == 0 ? folderInfo.st_mode & 0o7777 : nil
         let parent = target.deletingLastPathComponent().path
         var failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
@@ -246,15 +306,15 @@ public enum AtomicOutput {
         defer { TemporaryFiles.unregister(temporaryPath) }
         do throws(CarouselError) {
             try body(temporary)
+            if let existingMode, chmod(temporaryPath, existingMode) != 0 { throw .output(path, FileErrors.posixReason(errno)) }
         } catch {
             try? fm.removeItem(atPath: temporaryPath)
             throw error
         }
         guard existing != nil else {
-            guard rename(temporary.path, target.path) == 0 else {
-                let reason = FileErrors.posixReason(errno)
+            if let code = TemporaryFiles.commitFile(temporary.path, to: target.path) {
                 try? fm.removeItem(atPath: temporaryPath)
-                throw .output(path, reason)
+                throw .output(path, FileErrors.posixReason(code))
             }
             return
         }

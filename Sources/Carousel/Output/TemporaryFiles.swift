@@ -19,9 +19,16 @@ import Darwin
 public enum TemporaryFiles {
     /// Removes every registered temporary file and folder (a folder with its files), for a
     /// run that is ending: from then on no temporary is made (`make(isFolder:_:)` gives
-    /// nil), so none can appear between this cleanup and the exit that follows it.
-    public static func removeAll() {
-        for entry in registry.close() {
+    /// nil), and none is moved into place, so none can appear between this cleanup and the
+    /// exit that follows it.
+    ///
+    /// Returns whether an output had already been moved into place (``AtomicOutput``'s
+    /// commit): the run's output is then written whole, and what is removed is what it left
+    /// to clear (the previous frames folder), so the run has not failed.
+    @discardableResult
+    public static func removeAll() -> Bool {
+        let (entries, committed) = registry.close()
+        for entry in entries {
             if entry.isFolder {
                 // Renamed first, so workers still writing into the old path fail instead of
                 // adding files while the folder is being emptied.
@@ -34,6 +41,7 @@ public enum TemporaryFiles {
                 unlink(entry.path)
             }
         }
+        return committed
     }
 
     /// Removes registered temporary files, and registered folders with the files a frames
@@ -126,6 +134,14 @@ public enum TemporaryFiles {
         registry.swapFolder(temporary, into: target, old: old)
     }
 
+    /// Renames the registered temporary `temporary` to `target` and unregisters it, under the
+    /// registry's lock, so a signal's cleanup (``removeAll()``) sees either the temporary to
+    /// remove or the output in place, and knows which. Returns nil once renamed, else the
+    /// `errno` of the rename (`EINTR` when the cleanup has begun: nothing is moved then).
+    static func commitFile(_ temporary: String, to target: String) -> Int32? {
+        registry.commitFile(temporary, to: target)
+    }
+
     /// Slots of the crash table: paths a signal handler can read without allocating.
     static let slots = 64
     static let slotSize = 4096 + 1
@@ -157,6 +173,8 @@ public enum TemporaryFiles {
         private let lock = Lock()
         private var items: [(path: String, isFolder: Bool)] = []
         private var closed = false
+        /// Whether an output has been moved into place.
+        private var committed = false
 
         func make(isFolder: Bool, _ create: () -> String?) -> String? {
             lock.lock()
@@ -166,12 +184,13 @@ public enum TemporaryFiles {
             return path
         }
 
-        /// Every registered entry; no more are made afterwards.
-        func close() -> [(path: String, isFolder: Bool)] {
+        /// Every registered entry, and whether an output has been moved into place; no more
+        /// are made or moved afterwards.
+        func close() -> (items: [(path: String, isFolder: Bool)], committed: Bool) {
             lock.lock()
             defer { lock.unlock() }
             closed = true
-            return items
+            return (items, committed)
         }
 
         /// Registers `path`; the lock is held.
@@ -207,6 +226,17 @@ public enum TemporaryFiles {
             }
             drop(temporary)
             add(old, isFolder: true)
+            committed = true
+            return nil
+        }
+
+        func commitFile(_ temporary: String, to target: String) -> Int32? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard !closed else { return EINTR }
+            guard rename(temporary, target) == 0 else { return errno }
+            drop(temporary)
+            committed = true
             return nil
         }
 

@@ -81,6 +81,43 @@ struct AtomicOutputTests {
         }
     }
 
+    /// A folder inside a frames folder is never taken for a previous run's file, whatever its
+    /// name: the folder is refused and what is inside stays. Before, `frame-00099.png/` was
+    /// removed with everything in it.
+    @Test func aFolderInsideIsNeverReplaced() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("frames")
+        let inner = target.appendingPathComponent("frame-00099.png")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: inner.appendingPathComponent("notes.txt"))
+        try Data("old".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
+        #expect(throws: CarouselError.output(target.path, "folder holds other files; give a new or empty folder")) {
+            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+                try? Data().write(to: url.appendingPathComponent("frame-00000.png"))
+            }
+        }
+        #expect(try Data(contentsOf: inner.appendingPathComponent("notes.txt")) == Data("keep".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"], "nothing left beside it")
+    }
+
+    /// A frames folder replaced keeps its permission bits, as a file replaced does. Before,
+    /// a folder of mode 700 came back 755 (the umask's).
+    @Test func aFolderReplacedKeepsItsMode() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+        try Data("old".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
+        chmod(target.path, 0o701)
+        try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+            try? Data("new".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+        }
+        var info = stat()
+        #expect(stat(target.path, &info) == 0 && info.st_mode & 0o7777 == 0o701)
+        #expect(try Data(contentsOf: target.appendingPathComponent("frame-00000.png")) == Data("new".utf8))
+    }
+
     /// A frames folder's files are written whole over older ones of the same name (a longer
     /// file is cut to the new length), and a file that cannot be written is named in a one-line
     /// error.
