@@ -10,7 +10,8 @@ import Darwin
 /// A descriptor the caller closed (`carousel … >&-`) is opened on `/dev/null` first thing,
 /// so nothing the run opens takes its number: the first file or descriptor opened would
 /// otherwise become "standard output", and `-o -` or a progress line would be written
-/// into it. An output that names a closed one (`-o -`, `-o /dev/stdout`) is refused.
+/// into it. An output that names a closed one (`-o -`, `-o /dev/stdout`, a link to it) is
+/// refused.
 enum StandardDescriptors {
     // `nonisolated(unsafe)` is safe: written once, by `reopenClosed()` on the main thread
     // before any work starts, and only read afterwards.
@@ -31,7 +32,7 @@ enum StandardDescriptors {
 
     /// Why `output` cannot be written, when it names a standard descriptor that was closed.
     static func refusal(of output: String) -> String? {
-        let fd = output == "-" ? STDOUT_FILENO : AtomicOutput.ownDescriptor(named: output)
+        let fd = output == "-" ? STDOUT_FILENO : AtomicOutput.ownDescriptor(of: output)
         guard let fd, closed.contains(fd) else { return nil }
         let name = fd == STDOUT_FILENO ? "standard output" : fd == STDERR_FILENO ? "standard error" : "standard input"
         return "-o \(output): \(name) is closed; give a file, or run with it open"

@@ -37,11 +37,11 @@ public enum AtomicOutput {
             try body(FileDescriptorSink(fd: STDOUT_FILENO, name: "<stdout>"))
             return
         }
-        if let descriptor = ownDescriptor(named: path) {
+        let target = try resolveLinks(path)
+        if let descriptor = ownDescriptor(named: target) {
             try writeThrough(descriptor, name: path, body)
             return
         }
-        let target = try resolveLinks(path)
         var info = stat()
         let exists = stat(target, &info) == 0
         if path.hasSuffix("/") && !exists {
@@ -129,10 +129,16 @@ public enum AtomicOutput {
             || (path.hasPrefix("/proc/") && path.contains("/fd/"))
     }
 
+    /// The descriptor of this process that the output `path` is written through, symbolic
+    /// links followed (``ownDescriptor(named:)``); nil for any other path.
+    package static func ownDescriptor(of path: String) -> Int32? {
+        ownDescriptor(named: resolve(path))
+    }
+
     /// The descriptor of this process that `path` names: 1 for `/dev/stdout`, 2 for
     /// `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` and `/proc/PID/fd/N` with this
     /// process's PID; nil for any other path.
-    package static func ownDescriptor(named path: String) -> Int32? {
+    static func ownDescriptor(named path: String) -> Int32? {
         if path == "/dev/stdout" { return STDOUT_FILENO }
         if path == "/dev/stderr" { return STDERR_FILENO }
         var number: Substring?
