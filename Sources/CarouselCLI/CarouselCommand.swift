@@ -175,6 +175,20 @@ struct CarouselCommand: ParsableCommand {
         return "\(shown); expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
     }
 
+    /// The first argument the argument parser would read as single-letter options, `-h` among
+    /// them, without being `-h` itself: `render -dash.png -o x.gif` (an image named with a
+    /// leading dash) printed the help and exited 0, with nothing rendered and nothing said,
+    /// where `-xyz.png` is an unknown option. Only a word of its own counts: not an option's
+    /// value, nor anything after `--`.
+    static func helpCluster(_ arguments: [String]) -> String? {
+        let bytes = arguments.map { Array($0.utf8) }
+        for (k, argument) in arguments.enumerated()
+        where argument.count > 2 && argument.hasPrefix("-") && !argument.hasPrefix("--") && role(of: k, in: bytes) == .word {
+            if argument.dropFirst().prefix(while: { $0 != "=" }).contains("h") { return argument }
+        }
+        return nil
+    }
+
     /// Levenshtein distance between `a` and `b`, by characters.
     private static func editDistance(_ a: String, _ b: String) -> Int {
         var row = Array(0...b.count)
@@ -201,6 +215,9 @@ struct CarouselCommand: ParsableCommand {
         let named = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
         if let named, !named.hasPrefix("-") || named == "-", let refusal = subcommandRefusal(named) {
             return Outcome(status: 64, error: refusal)
+        }
+        if let cluster = helpCluster(arguments) {
+            return Outcome(status: 64, error: "unknown option '\(cluster.escapingControlCharacters)'")
         }
         do {
             var command = try parseAsRoot(arguments)

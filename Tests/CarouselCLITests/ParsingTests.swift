@@ -100,6 +100,13 @@ struct ParsingTests {
         (["render", "--format", "GIF89a"], "--format: expected gif, webp or apng, got \"GIF89a\""),
         (["render", "--loop", "0"], "--loop: expected forever, once or a number of plays from 1 to 65536, got \"0\""),
         (["render", "--bogus"], "unknown option '--bogus'; did you mean '--dots'?"),
+        // Single-letter clusters with an `h` in them printed the help and exited 0.
+        (["render", "-dash.png", "-o", "x.gif"], "unknown option '-dash.png'"),
+        (["render", "a.png", "-zh", "-o", "x.gif"], "unknown option '-zh'"),
+        (["render", "-ho", "x.gif"], "unknown option '-ho'"),
+        (["-hx"], "unknown option '-hx'"),
+        (["frames", "-o", "-hh"], "unknown option '-hh'"),
+        (["render", "-xyz.png", "-o", "x.gif"], "unknown option '-xyz.png'"),
         // A first argument that is no subcommand is named, not the first option after it.
         (["bogus", "imgs", "-o", "x.gif"], "unknown subcommand \"bogus\"; expected render, frame, frames or strip"),
         (["rendr", "a.png"], "unknown subcommand \"rendr\"; did you mean \"render\"?"),
@@ -129,6 +136,19 @@ struct ParsingTests {
         let outcome = CarouselCommand.execute(["render", "--script", "hold 1; nxt", "--quiet", "-o", "/nonexistent/x.gif"])
         #expect(outcome.status == 1)
         #expect(outcome.error == "--script: step 2 \"nxt\": unknown step \"nxt\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")
+    }
+
+    /// `-h` and `--help` still print the help, and a cluster with an `h` that is an option's
+    /// value or comes after `--` is not an option.
+    @Test func helpOnlyWhenAskedFor() {
+        for arguments in [["render", "-h"], ["render", "--help"], ["-h"], ["help", "frames"]] {
+            let outcome = CarouselCommand.execute(arguments)
+            #expect(outcome.status == 0 && outcome.output?.contains("USAGE: carousel") == true, "\(arguments)")
+        }
+        #expect(CarouselCommand.helpCluster(["render", "--script", "-h", "-o", "x.gif"]) == nil)
+        #expect(CarouselCommand.helpCluster(["render", "--", "-dash.png"]) == nil)
+        #expect(CarouselCommand.helpCluster(["render", "-o=-h.gif"]) == nil)
+        #expect(CarouselCommand.helpCluster(["render", "-o", "x.gif", "-dash.png"]) == "-dash.png")
     }
 
     @Test func helpListsValues() {
