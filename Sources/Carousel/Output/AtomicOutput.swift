@@ -320,6 +320,10 @@ public enum AtomicOutput {
         guard existing != nil else {
             if let code = TemporaryFiles.commitFile(temporary.path, to: target.path) {
                 try? fm.removeItem(atPath: temporaryPath)
+                // A folder made at the target meanwhile (another run writing the same output).
+                if code == ENOTEMPTY || code == EEXIST {
+                    throw .output(path, "a folder appeared there while the frames were written (another run?); run again to replace it")
+                }
                 throw .output(path, FileErrors.posixReason(code))
             }
             return

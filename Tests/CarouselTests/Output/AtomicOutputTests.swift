@@ -101,6 +101,24 @@ struct AtomicOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"], "nothing left beside it")
     }
 
+    /// A folder made at a new target while the frames are written (another run writing the same
+    /// output) is left as it is, and the error says what happened. Before, it said `directory
+    /// not empty`.
+    @Test func aFolderThatAppearsMeanwhileIsLeft() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("frames")
+        #expect(throws: CarouselError.output(target.path, "a folder appeared there while the frames were written (another run?); run again to replace it")) {
+            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+                try? Data("mine".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+                try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
+                try? Data("theirs".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
+            }
+        }
+        #expect(try Data(contentsOf: target.appendingPathComponent("frame-00000.png")) == Data("theirs".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"], "nothing left beside it")
+    }
+
     /// A frames folder replaced keeps its permission bits, as a file replaced does. Before,
     /// a folder of mode 700 came back 755 (the umask's).
     @Test func aFolderReplacedKeepsItsMode() throws {
