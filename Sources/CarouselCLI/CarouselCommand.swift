@@ -175,6 +175,21 @@ struct CarouselCommand: ParsableCommand {
         return "\(shown); expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")"
     }
 
+    /// Why a file option (`-o`, `--output`, `--config`) followed by a name that starts with a
+    /// dash (`-o -dash.gif`) has no value, or nil: the parser reads such a name as options
+    /// (an unknown option, or with an `h` in it the help), not as the file's name.
+    static func dashNameRefusal(_ arguments: [String]) -> String? {
+        let bytes = arguments.map { Array($0.utf8) }
+        for k in arguments.indices.dropFirst() where ["-o", "--output", "--config"].contains(arguments[k - 1]) {
+            let name = arguments[k]
+            guard name.count > 1, name.hasPrefix("-"), !name.hasPrefix("--"), name != "-o", name != "-h",
+                  role(of: k - 1, in: bytes) == .word else { continue }
+            let option = arguments[k - 1], shown = name.escapingControlCharacters
+            return "\(option): \(shown) starts with -, as an option does; write \(option)=\(shown) or \(option) ./\(shown)"
+        }
+        return nil
+    }
+
     /// The first argument the argument parser would read as single-letter options, `-h` among
     /// them, without being `-h` itself: `render -dash.png -o x.gif` (an image named with a
     /// leading dash) printed the help and exited 0, with nothing rendered and nothing said,
@@ -216,6 +231,7 @@ struct CarouselCommand: ParsableCommand {
         if let named, !named.hasPrefix("-") || named == "-", let refusal = subcommandRefusal(named) {
             return Outcome(status: 64, error: refusal)
         }
+        if let refusal = dashNameRefusal(arguments) { return Outcome(status: 64, error: refusal) }
         if let cluster = helpCluster(arguments) {
             return Outcome(status: 64, error: "unknown option '\(cluster.escapingControlCharacters)'")
         }

@@ -105,7 +105,11 @@ struct ParsingTests {
         (["render", "a.png", "-zh", "-o", "x.gif"], "unknown option '-zh'"),
         (["render", "-ho", "x.gif"], "unknown option '-ho'"),
         (["-hx"], "unknown option '-hx'"),
-        (["frames", "-o", "-hh"], "unknown option '-hh'"),
+        (["frames", "-o", "-hh"], "-o: -hh starts with -, as an option does; write -o=-hh or -o ./-hh"),
+        // A file's name that starts with a dash, after its option.
+        (["render", "-o", "-dash.gif"], "-o: -dash.gif starts with -, as an option does; write -o=-dash.gif or -o ./-dash.gif"),
+        (["frames", "--output", "-x"], "--output: -x starts with -, as an option does; write --output=-x or --output ./-x"),
+        (["render", "--config", "-c.json"], "--config: -c.json starts with -, as an option does; write --config=-c.json or --config ./-c.json"),
         (["render", "-xyz.png", "-o", "x.gif"], "unknown option '-xyz.png'"),
         // A first argument that is no subcommand is named, not the first option after it.
         (["bogus", "imgs", "-o", "x.gif"], "unknown subcommand \"bogus\"; expected render, frame, frames or strip"),
