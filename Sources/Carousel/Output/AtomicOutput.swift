@@ -38,7 +38,7 @@ public enum AtomicOutput {
             return
         }
         let target = try resolveLinks(path)
-        if let descriptor = ownDescriptor(named: target) {
+        if let named = namedDescriptor(target), named.own, let descriptor = named.fd {
             try writeThrough(descriptor, name: path, body)
             return
         }
@@ -124,55 +124,62 @@ public enum AtomicOutput {
 
     /// `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/*/fd/N` name open descriptors:
     /// written through, never replaced, whatever they lead to.
-    static func isDescriptorPath(_ path: String) -> Bool {
-        path == "/dev/stdout" || path == "/dev/stderr" || path.hasPrefix("/dev/fd/")
-            || (path.hasPrefix("/proc/") && path.contains("/fd/"))
+    static func isDescriptorPath(_ path: String) -> Bool { namedDescriptor(path) != nil }
+
+    /// The descriptor a path names: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N` and, on
+    /// Linux, `/proc/P/fd/N` and `/proc/P/task/T/fd/N`, each written with any `//`, `.` or `..`
+    /// (`/dev/fd//1`, `/proc/self/task/../fd/1`): its number (nil where the last part is not
+    /// one) and whether it is this process's (`/dev`, or P `self`, `thread-self` or its PID).
+    /// Nil for any other path.
+    static func namedDescriptor(_ path: String) -> (fd: Int32?, own: Bool)? {
+        guard path.hasPrefix("/") else { return nil }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") where part != "." {
+            if part == ".." { _ = parts.popLast() } else { parts.append(part) }
+        }
+        func number(_ part: Substring) -> Int32? {
+            part.allSatisfy { $0.isASCII && $0.isNumber } ? Int32(part) : nil
+        }
+        switch parts.count {
+        case 2 where parts[0] == "dev" && parts[1] == "stdout": return (STDOUT_FILENO, true)
+        case 2 where parts[0] == "dev" && parts[1] == "stderr": return (STDERR_FILENO, true)
+        case 3 where parts[0] == "dev" && parts[1] == "fd": return (number(parts[2]), true)
+        default: break
+        }
+        #if os(Linux)
+        if parts.count >= 4, parts[0] == "proc", parts[parts.count - 2] == "fd",
+           parts.count == 4 || (parts.count == 6 && parts[2] == "task") {
+            let own = parts[1] == "self" || parts[1] == "thread-self" || parts[1] == "\(getpid())"
+            return (number(parts[parts.count - 1]), own)
+        }
+        #endif
+        return nil
     }
 
     /// The descriptor of this process that the output `path` is written through, symbolic
-    /// links followed (``ownDescriptor(named:)``); nil for any other path.
+    /// links followed; nil for any other path.
     package static func ownDescriptor(of path: String) -> Int32? {
-        ownDescriptor(named: resolve(path))
-    }
-
-    /// The descriptor of this process that `path` names: 1 for `/dev/stdout`, 2 for
-    /// `/dev/stderr`, N for `/dev/fd/N`, `/proc/self/fd/N` and `/proc/PID/fd/N` with this
-    /// process's PID; nil for any other path.
-    static func ownDescriptor(named path: String) -> Int32? {
-        if path == "/dev/stdout" { return STDOUT_FILENO }
-        if path == "/dev/stderr" { return STDERR_FILENO }
-        var number: Substring?
-        if path.hasPrefix("/dev/fd/") {
-            number = path.dropFirst("/dev/fd/".count)
-        } else {
-            for prefix in ["/proc/self/fd/", "/proc/\(getpid())/fd/"] where path.hasPrefix(prefix) {
-                number = path.dropFirst(prefix.count)
-            }
-        }
-        guard let number, !number.isEmpty, number.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let fd = Int32(number) else { return nil }
-        return fd
+        guard let named = namedDescriptor(resolve(path)), named.own else { return nil }
+        return named.fd
     }
 
     /// Streams `body` into this process's open descriptor `fd` (a copy of it, closed after),
-    /// at its offset and with its flags: what `-o -` does for standard output.
+    /// at its offset and with its flags: what `-o -` does for standard output. What the
+    /// descriptor cannot take is refused before anything is made.
     private static func writeThrough(_ fd: Int32, name: String,
                                      _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
-        // A descriptor with no file type is one of the runtime's own (an epoll or event
-        // descriptor that took a number the caller had closed), not an output.
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT != 0 else {
-            throw .output(name, "descriptor \(fd) is not open to a file, pipe or device")
+        guard fstat(fd, &info) == 0 else {
+            throw .output(name, errno == EBADF ? "descriptor \(fd) is not open" : FileErrors.posixReason(errno))
         }
+        // On Linux a descriptor with no file type is one of the runtime's own (an epoll or
+        // event descriptor that took a number the caller had closed), not an output.
+        guard info.st_mode & S_IFMT != 0 else { throw .output(name, "descriptor \(fd) is not open to a file, pipe or device") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw .output(name, "is a folder; give a file name") }
+        guard fcntl(fd, F_GETFL) & O_ACCMODE != O_RDONLY else { throw .output(name, "descriptor \(fd) is open for reading only") }
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else { throw .output(name, FileErrors.posixReason(errno)) }
-        do throws(CarouselError) {
-            try body(FileDescriptorSink(fd: copy, name: name))
-        } catch {
-            close(copy)
-            throw error
-        }
-        guard close(copy) == 0 else { throw .output(name, FileErrors.posixReason(errno)) }
+        try stream(into: copy, name: name, body)
     }
 
     /// Streams `body` straight into an existing special file (no temporary, no rename).
@@ -180,6 +187,12 @@ public enum AtomicOutput {
                                       _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
         let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { throw .output(name, FileErrors.posixReason(errno)) }
+        try stream(into: fd, name: name, body)
+    }
+
+    /// Runs `body` with a sink over `fd`, which it then closes, whatever happens.
+    private static func stream(into fd: Int32, name: String,
+                               _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
         do throws(CarouselError) {
             try body(FileDescriptorSink(fd: fd, name: name))
         } catch {
@@ -276,9 +289,20 @@ public enum AtomicOutput {
                 throw .output(path, "folder holds other files; give a new or empty folder")
             }
             // Its files are removed once the new folder is in: a folder whose entries cannot
-            // be removed is refused now, before anything is written, not after the swap.
+            // be removed is refused now, before anything is written, not after the swap. In a
+            // sticky folder only root, the folder's owner and each file's own may remove it.
             guard access(target.path, W_OK | X_OK) == 0 else {
                 throw .output(path, "cannot replace the folder's files: \(FileErrors.posixReason(errno))")
+            }
+            var info = stat()
+            let me = geteuid()
+            if stat(target.path, &info) == 0, info.st_mode & S_ISVTX != 0, me != 0, me != info.st_uid {
+                for name in names.sorted() {
+                    var entry = stat()
+                    if lstat(target.appendingPathComponent(name).path, &entry) == 0, entry.st_uid != me {
+                        throw .output(path, "cannot replace the folder's files: \(name) is another user's, in a folder that keeps each user's files (sticky)")
+                    }
+                }
             }
         }
         // A folder replaced keeps its permission bits, as a file replaced does.

@@ -60,13 +60,19 @@ public final class FileDescriptorSink: ByteSink {
         self.name = name
     }
 
-    /// Writes all of `bytes`, retrying interrupted writes; throws naming the output on failure.
+    /// Writes all of `bytes`, retrying interrupted writes, and waiting where `fd` is
+    /// non-blocking and full (a pipe whose reader is slower, as a Node.js parent's standard
+    /// output may be); throws naming the output on failure.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         var offset = 0
         while offset < bytes.count {
             let n = POSIX.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+                }
                 throw .output(name, FileErrors.posixReason(errno))
             }
             offset += n
