@@ -15,7 +15,7 @@ struct Frame: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Time: seconds, or 1.5s, 300ms; the frame shown then (frame i shows from i / fps, to the microsecond).", valueName: "SECONDS"))
     var at: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG; - for standard output.", valueName: "OUT.png"))
     var output: String
 
     func run() throws {
@@ -65,7 +65,7 @@ struct Strip: ParsableCommand {
 
     @OptionGroup var arguments: CarouselArguments
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "OUT.png"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG; - for standard output.", valueName: "OUT.png"))
     var output: String
 
     func run() throws {

@@ -4,7 +4,6 @@ import Foundation
 import Testing
 
 /// The built binary over good and bad invocations: exit status, the error line, and the output file.
-@Suite(.serialized)
 struct EndToEndTests {
     /// A bad invocation: its exit status, a fragment its one error line must contain.
     struct Bad: CustomStringConvertible, Sendable {

@@ -9,4 +9,6 @@ public enum SuiteTier {
     public static var everything: Bool { ProcessInfo.processInfo.environment["CAROUSEL_SLOW_TESTS"] == "1" }
     /// Why a test that renders at length is skipped in the quick run.
     public static let rendersAtLength = "renders at length; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"
+    /// Why a test that works through a limit of a million steps is skipped in the quick run.
+    public static let millionSteps = "expands a million script steps; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"
 }

@@ -196,7 +196,7 @@ struct TimelineTests {
     /// A script made in Swift of more steps than a timeline may have segments is refused at the
     /// step that passes the limit, like an autoplay of too many: a gesture that long, of drags
     /// of a million pixels each, is refused before the sum of its drags could leave `Int`.
-    @Test func refusesScriptsOfTooManySteps() throws {
+    @Test(SlowTests.millionSteps) func refusesScriptsOfTooManySteps() throws {
         let drags = [ScriptStep](repeating: .drag(dx: 1_000_000, duration: MediaTime(microseconds: 1)), count: Timeline.maximumSegments)
         #expect(throws: CarouselError.script(source: "script", step: Timeline.maximumSegments, line: 0, text: "drag 1000000.0 0.000001",
                                              reason: "the script makes more than the \(Timeline.maximumSegments) steps (holds, moves, "

@@ -6,4 +6,6 @@ import Testing
 enum SlowTests {
     /// The trait of a test that renders at length.
     static var rendersAtLength: ConditionTrait { .enabled(if: SuiteTier.everything, Comment(rawValue: SuiteTier.rendersAtLength)) }
+    /// The trait of a test that expands a million script steps (seconds in a debug build).
+    static var millionSteps: ConditionTrait { .enabled(if: SuiteTier.everything, Comment(rawValue: SuiteTier.millionSteps)) }
 }
