@@ -271,43 +271,11 @@ public enum AtomicOutput {
         }
         let target = URL(fileURLWithPath: absolute, isDirectory: true).standardizedFileURL
         let existing = Paths.isFolder(target.path)
-        if let isFolder = existing {
-            guard isFolder else { throw .output(path, "exists and is not a folder") }
-            let names: [String]
-            do {
-                names = try fm.contentsOfDirectory(atPath: target.path)
-            } catch {
-                throw .output(path, "cannot read the folder: \(FileErrors.reason(error, path: target.path))")
-            }
-            // A folder inside is never a previous run's, whatever its name (`frame-00099.png/`);
-            // a link is taken as itself (removed, not what it leads to).
-            func isFolderItself(_ name: String) -> Bool {
-                var info = stat()
-                return lstat(target.appendingPathComponent(name).path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-            }
-            guard names.allSatisfy({ isReplaceable($0) && !isFolderItself($0) }) else {
-                throw .output(path, "folder holds other files; give a new or empty folder")
-            }
-            // Its files are removed once the new folder is in: a folder whose entries cannot
-            // be removed is refused now, before anything is written, not after the swap. In a
-            // sticky folder only root, the folder's owner and each file's own may remove it.
-            guard access(target.path, W_OK | X_OK) == 0 else {
-                throw .output(path, "cannot replace the folder's files: \(FileErrors.posixReason(errno))")
-            }
-            var info = stat()
-            let me = geteuid()
-            if stat(target.path, &info) == 0, info.st_mode & S_ISVTX != 0, me != 0, me != info.st_uid {
-                for name in names.sorted() {
-                    var entry = stat()
-                    if lstat(target.appendingPathComponent(name).path, &entry) == 0, entry.st_uid != me {
-                        throw .output(path, "cannot replace the folder's files: \(name) is another user's, in a folder that keeps each user's files (sticky)")
-                    }
-                }
-            }
-        }
         // A folder replaced keeps its permission bits, as a file replaced does.
-        var folderInfo = stat()
-        let existingMode: mode_t? = existing == true && stat(target.path, &folderInfo) == 0 ? folderInfo.st_mode & 0o7777 : nil
+        let existingMode = try existing.map { isFolder throws(CarouselError) in
+            guard isFolder else { throw .output(path, "exists and is not a folder") }
+            return try replaceableMode(of: target, path: path, isReplaceable: isReplaceable)
+        }
         let parent = target.deletingLastPathComponent().path
         var failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
@@ -367,6 +335,41 @@ public enum AtomicOutput {
         } catch {
             throw .output(path, "written, but the previous folder could not be removed from \(old): \(FileErrors.reason(error, path: old))")
         }
+    }
+
+    /// The permission bits of the existing folder `target` (the output `path`), once it is
+    /// found to hold nothing but files `isReplaceable` accepts, each of which this process
+    /// may remove; otherwise why not. Its files are removed once the new folder is in, so a
+    /// folder whose files cannot be removed is refused here, before anything is written, not
+    /// after the swap.
+    private static func replaceableMode(of target: URL, path: String,
+                                        isReplaceable: (String) -> Bool) throws(CarouselError) -> mode_t {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: target.path)
+        } catch {
+            throw .output(path, "cannot read the folder: \(FileErrors.reason(error, path: target.path))")
+        }
+        // A folder inside is never a previous run's, whatever its name (`frame-00099.png/`);
+        // a link is taken as itself (removed, not what it leads to).
+        let entries = names.sorted().map { name in
+            var info = stat()
+            return (name: name, info: lstat(target.appendingPathComponent(name).path, &info) == 0 ? info : nil)
+        }
+        guard entries.allSatisfy({ isReplaceable($0.name) && $0.info.map { $0.st_mode & S_IFMT != S_IFDIR } ?? true }) else {
+            throw .output(path, "folder holds other files; give a new or empty folder")
+        }
+        var folder = stat()
+        guard stat(target.path, &folder) == 0, access(target.path, W_OK | X_OK) == 0 else {
+            throw .output(path, "cannot replace the folder's files: \(FileErrors.posixReason(errno))")
+        }
+        // In a sticky folder only root, the folder's owner and each file's owner may remove it.
+        let me = geteuid()
+        if folder.st_mode & S_ISVTX != 0, me != 0, me != folder.st_uid,
+           let theirs = entries.first(where: { $0.info.map { $0.st_uid != me } ?? false }) {
+            throw .output(path, "cannot replace the folder's files: \(theirs.name) is another user's, in a folder that keeps each user's files (sticky)")
+        }
+        return folder.st_mode & 0o7777
     }
 
     /// Six random letters and digits for a temporary name.
