@@ -10,7 +10,9 @@ public struct ImageComparison: Sendable {
     /// The largest channel difference, and where.
     public let largest: (difference: Int, x: Int, y: Int)
     /// Why the images cannot be compared at all (different sizes, unreadable reference), if so.
-    public let mismatch: String?
+    public var mismatch: String? { mismatch(noun: "frame") }
+    /// The two sizes, where they differ (the reference's width 0 where it could not be read).
+    private let sizes: (reference: (width: Int, height: Int), actual: (width: Int, height: Int))?
 
     /// Compares `actual` with `reference`.
     public init(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) {
@@ -18,9 +20,7 @@ public struct ImageComparison: Sendable {
         guard reference.width == actual.width, reference.height == actual.height else {
             differingPixels = totalPixels
             largest = (255, 0, 0)
-            mismatch = reference.width == 0
-                ? "the reference could not be read as a PNG"
-                : "the reference is \(reference.width)x\(reference.height), the frame is \(actual.width)x\(actual.height)"
+            sizes = ((reference.width, reference.height), (actual.width, actual.height))
             return
         }
         var count = 0
@@ -34,7 +34,15 @@ public struct ImageComparison: Sendable {
         }
         differingPixels = count
         largest = worst
-        mismatch = nil
+        sizes = nil
+    }
+
+    /// ``mismatch`` with the new image called `noun` (`frame`, `strip`, `image`).
+    func mismatch(noun: String) -> String? {
+        guard let sizes else { return nil }
+        let (r, a) = sizes
+        return r.width == 0 ? "the reference could not be read as a PNG"
+            : "the reference is \(r.width)x\(r.height), the \(noun) is \(a.width)x\(a.height)"
     }
 
     /// Whether the frame matches under `tolerance`; never under a tolerance whose `pixels`
@@ -48,13 +56,14 @@ public struct ImageComparison: Sendable {
         summary(tolerance, of: "Carousel frame")
     }
 
-    /// ``summary(_:)`` of `subject` ("Carousel frame", or an animation's frame), with
-    /// `context` after "its reference" (an animation's frame counts), a pixel's place given by
-    /// `place` (a contact sheet's names its row's time).
-    func summary(_ tolerance: FrameTolerance, of subject: String, context: String = "",
+    /// ``summary(_:)`` of `subject` ("Carousel frame", "Carousel strip", or an animation's
+    /// frame), the new image called `noun` where the sizes differ, with `context` after "its
+    /// reference" (an animation's frame counts), a pixel's place given by `place` (a contact
+    /// sheet's names its row's time).
+    func summary(_ tolerance: FrameTolerance, of subject: String, noun: String = "frame", context: String = "",
                  place: (Int, Int) -> String = { "(\($0), \($1))" }) -> String {
         if let problem = tolerance.problem { return problem }
-        if let mismatch { return "\(subject) does not match its reference\(context): \(mismatch)." }
+        if let mismatch = mismatch(noun: noun) { return "\(subject) does not match its reference\(context): \(mismatch)." }
         let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
         // The count allowed as well as the share: two decimals of a share alone can show a
         // failure at the limit (58 of 57600 pixels, 0.10%, where 0.10% allows 57).
@@ -66,7 +75,8 @@ public struct ImageComparison: Sendable {
     }
 
     /// A picture of the differences: the reference dimmed to a quarter, differing pixels red
-    /// (brighter for larger differences), pixels within tolerance but not equal orange.
+    /// (brighter for larger differences), pixels within tolerance but not equal orange; where
+    /// the sizes differ, as large as the larger each way, magenta where only one image has pixels.
     public static func differenceImage(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) -> RGBAImage {
         let width = max(reference.width, actual.width), height = max(reference.height, actual.height)
         var out = RGBAImage(width: width, height: height, fill: RGBA(r: 255, g: 0, b: 255))

@@ -55,7 +55,7 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     public static func animation(tolerance: FrameTolerance = .exact,
                                  maximumPixels: Int = APNGDecoder.maximumPixels,
                                  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                                 function: StaticString = #function,
+                                 function: String = #function,
                                  line: UInt = #line, column: UInt = #column) -> Snapshotting {
         let diffing = Diffing<AnimationSnapshot>.animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: true,
                                                            place: ArtifactPlace(filePath: filePath, function: function))

@@ -16,10 +16,12 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// as a test failure where the strategy is made.
     ///
     /// `filePath` and `function`, where the strategy is made, name the folder of a failure's
-    /// images under XCTest (Swift Testing names the running test itself).
+    /// images under XCTest (Swift Testing names the running test itself). A helper that makes
+    /// the strategy for its callers passes theirs on, as it passes `testName` to
+    /// `assertSnapshot`: `.frame(at: t, filePath: file, function: testName)`.
     public static func frame(at time: MediaTime, tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             function: StaticString = #function,
+                             function: String = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
         frames(at: [time], tolerance: tolerance, fileID: fileID, filePath: filePath, function: function,
                line: line, column: column)
@@ -29,10 +31,11 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// times, like a time outside the timeline, is reported as a test failure.
     public static func frames(at times: [MediaTime], tolerance: FrameTolerance = .exact,
                               fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                              function: StaticString = #function,
+                              function: String = #function,
                               line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, rows: times, fileID: fileID, filePath: filePath,
-                                                 function: function, line: line, column: column).pullback { carousel in
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, rows: times, subject: .frame, fileID: fileID,
+                                                 filePath: filePath, function: function, line: line, column: column)
+            .pullback { carousel in
             if times.isEmpty {
                 reportFailure("frames(at:) was given no times; give at least one", fileID: fileID, filePath: filePath,
                               line: line, column: column)
@@ -52,10 +55,11 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// The padded strip the frames are cut from (as `carousel strip` writes it).
     public static func strip(tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             function: StaticString = #function,
+                             function: String = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, fileID: fileID, filePath: filePath,
-                                                 function: function, line: line, column: column).pullback(\.strip)
+        Snapshotting<RGBAImage, RGBAImage>.image(tolerance: tolerance, rows: [], subject: .strip, fileID: fileID,
+                                                 filePath: filePath, function: function, line: line, column: column)
+            .pullback(\.strip)
     }
 }
 
@@ -70,20 +74,21 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
     /// on the run that records the reference too.
     public static func image(tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-                             function: StaticString = #function,
+                             function: String = #function,
                              line: UInt = #line, column: UInt = #column) -> Snapshotting {
-        image(tolerance: tolerance, rows: [], fileID: fileID, filePath: filePath, function: function,
+        image(tolerance: tolerance, rows: [], subject: .image, fileID: fileID, filePath: filePath, function: function,
               line: line, column: column)
     }
 
     /// ``image(tolerance:fileID:filePath:function:line:column:)`` of a contact sheet whose rows
-    /// are the frames at `rows` (``Diffing/rgbaImage(tolerance:rows:checkedAtSnapshot:place:)``),
-    /// or of any image where `rows` is empty.
-    static func image(tolerance: FrameTolerance, rows: [MediaTime], fileID: StaticString, filePath: StaticString,
-                      function: StaticString, line: UInt, column: UInt) -> Snapshotting {
+    /// are the frames at `rows`
+    /// (``Diffing/rgbaImage(tolerance:rows:subject:checkedAtSnapshot:place:)``), or of any image
+    /// where `rows` is empty, its failures saying what it is (`subject`).
+    static func image(tolerance: FrameTolerance, rows: [MediaTime], subject: ImageSubject, fileID: StaticString,
+                      filePath: StaticString, function: String, line: UInt, column: UInt) -> Snapshotting {
         let place = ArtifactPlace(filePath: filePath, function: function)
-        return Snapshotting(pathExtension: "png",
-                            diffing: .rgbaImage(tolerance: tolerance, rows: rows, checkedAtSnapshot: true, place: place)) { image in
+        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: tolerance, rows: rows, subject: subject, checkedAtSnapshot: true, place: place)
+        return Snapshotting(pathExtension: "png", diffing: diffing) { image in
             if let problem = tolerance.problem {
                 // Said where the strategy is made, on the run that records the reference too.
                 reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -96,15 +101,16 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
 extension Diffing where Value == RGBAImage {
     /// Compares RGBA images stored as PNG, within `tolerance`, writing the three images on failure.
     public static func rgbaImage(tolerance: FrameTolerance = .exact) -> Diffing {
-        rgbaImage(tolerance: tolerance, rows: [], checkedAtSnapshot: false, place: .unnamed)
+        rgbaImage(tolerance: tolerance, rows: [], subject: .frame, checkedAtSnapshot: false, place: .unnamed)
     }
 
     /// ``rgbaImage(tolerance:)`` of a contact sheet whose rows, top to bottom, are the frames
     /// at `rows` (two or more): the largest difference is placed in its frame, by time and
     /// row, as well as on the sheet. With `checkedAtSnapshot`, for a strategy that has failed
     /// the test for a tolerance that is not a share, the comparison does not say so again.
-    /// `place` names the folder of a failure's images under XCTest.
-    static func rgbaImage(tolerance: FrameTolerance, rows: [MediaTime], checkedAtSnapshot: Bool,
+    /// `place` names the folder of a failure's images under XCTest, and `subject` what the
+    /// failure calls the image.
+    static func rgbaImage(tolerance: FrameTolerance, rows: [MediaTime], subject: ImageSubject, checkedAtSnapshot: Bool,
                           place: ArtifactPlace) -> Diffing {
         .diff(
             toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
@@ -114,7 +120,7 @@ extension Diffing where Value == RGBAImage {
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
                 guard !comparison.matches(tolerance) else { return nil }
                 let height = rows.count > 1 && actual.height % rows.count == 0 ? actual.height / rows.count : 0
-                let summary = comparison.summary(tolerance, of: "Carousel frame") { x, y in
+                let summary = comparison.summary(tolerance, of: subject.name, noun: subject.noun) { x, y in
                     guard height > 0 else { return "(\(x), \(y))" }
                     let row = y / height
                     return "(\(x), \(y)): (\(x), \(y - row * height)) of the frame at \(rows[row].seconds) s, row \(row + 1) of \(rows.count)"
@@ -124,6 +130,19 @@ extension Diffing where Value == RGBAImage {
             }
         )
     }
+}
+
+/// What a failure calls the image compared: a carousel's frame (or contact sheet of frames),
+/// its strip, or any image.
+struct ImageSubject: Sendable {
+    /// How the failure's line starts.
+    let name: String
+    /// The new image, where the sizes differ (`the reference is 4x4, the strip is 5x4`).
+    let noun: String
+
+    static let frame = ImageSubject(name: "Carousel frame", noun: "frame")
+    static let strip = ImageSubject(name: "Carousel strip", noun: "strip")
+    static let image = ImageSubject(name: "Image", noun: "image")
 }
 
 /// A line for a reference with every pixel transparent black beside an actual image with
@@ -184,9 +203,9 @@ struct ArtifactPlace: Sendable {
     let file: String
     let test: String
 
-    init(filePath: StaticString, function: StaticString) {
+    init(filePath: StaticString, function: String) {
         let name = ((filePath.description as NSString).lastPathComponent as NSString).deletingPathExtension
-        let test = sanitizedName(function.description)
+        let test = sanitizedName(function)
         self.file = name.isEmpty ? "XCTest" : name
         self.test = test.isEmpty ? "snapshot" : test
     }

@@ -82,7 +82,8 @@ struct CarouselSnapshotTests {
     @Test func framesMismatchNamesTheRow() throws {
         let carousel = try Self.carousel()
         let times: [MediaTime] = [0.4, 0.6, 0.8, 1.0]
-        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: .exact, rows: times, checkedAtSnapshot: true, place: .unnamed)
+        let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: .exact, rows: times, subject: .frame, checkedAtSnapshot: true,
+                                                   place: .unnamed)
         var sheet = RGBAImage(width: carousel.width, height: carousel.height * 4)
         for (row, time) in times.enumerated() { sheet.paste(try carousel.frame(at: time), x: 0, y: row * carousel.height) }
         var changed = sheet
@@ -299,6 +300,17 @@ struct CarouselSnapshotTests {
         let diffing = Diffing<RGBAImage>.rgbaImage()
         let (message, _) = try #require(diffing.diffV2(RGBAImage(width: 4, height: 4), RGBAImage(width: 5, height: 4)))
         #expect(message.hasPrefix("Carousel frame does not match its reference: the reference is 4x4, the frame is 5x4."))
+        // The strip and any image are called what they are; before, both were "Carousel frame".
+        for (strategy, says) in [(Snapshotting<Carousel, RGBAImage>.strip(), "Carousel strip does not match its reference: the reference is 4x4, the strip is 5x4."),
+                                 (Snapshotting<RGBAImage, RGBAImage>.image().pullback { (c: Carousel) in c.strip },
+                                  "Image does not match its reference: the reference is 4x4, the image is 5x4.")] {
+            let (said, _) = try #require(strategy.diffing.diffV2(RGBAImage(width: 4, height: 4), RGBAImage(width: 5, height: 4)))
+            #expect(said.hasPrefix(says), "\(said)")
+        }
+        var changed = RGBAImage(width: 4, height: 4)
+        changed[1, 2] = RGBA(r: 9, g: 0, b: 0)
+        let (differs, _) = try #require(Snapshotting<Carousel, RGBAImage>.strip().diffing.diffV2(RGBAImage(width: 4, height: 4), changed))
+        #expect(differs.hasPrefix("Carousel strip differs from its reference: 1 of 16 pixels"), "\(differs)")
     }
 
     @Test func pngRoundTripOfTheFormat() throws {

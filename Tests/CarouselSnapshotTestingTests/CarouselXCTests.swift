@@ -28,4 +28,18 @@ final class CarouselXCTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: path), path)
         XCTAssertTrue(path.contains("/carousel-snapshots/CarouselXCTests/testAChangedFrameFails."), path)
     }
+
+    /// Through a helper that passes its caller's name on, as swift-snapshot-testing's helpers
+    /// pass `testName`, the folder is named after the caller.
+    func testAChangedFrameFailsThroughAHelper() throws {
+        let recoloured = try CarouselSnapshotTests.carousel(current: RGBA(r: 255, g: 0, b: 0))
+        let message = try XCTUnwrap(Self.failure(of: recoloured))
+        XCTAssertTrue(message.contains("/carousel-snapshots/CarouselXCTests/testAChangedFrameFailsThroughAHelper."), message)
+    }
+
+    /// A helper as a suite might write one: the strategy made for its caller.
+    static func failure(of carousel: Carousel, file: StaticString = #filePath, testName: String = #function) -> String? {
+        verifySnapshot(of: carousel, as: .frame(at: 0, filePath: file, function: testName), record: .never,
+                       file: file, testName: "testFrameAtStart")
+    }
 }
