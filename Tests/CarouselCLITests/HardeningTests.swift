@@ -281,14 +281,16 @@ struct HardeningTests {
         let w = try Workspace()
         defer { w.remove() }
         try FileManager.default.createDirectory(at: w.url.appendingPathComponent("fixed"), withIntermediateDirectories: false)
-        let chattr = { (flag: String) throws -> Bool in
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, "fixed"], in: w.url).status == 0
-        }
-        try #require(try chattr("+i"))
-        defer { _ = try? chattr("-i") }
+        try #require(try Self.chattr("+i", "fixed", in: w))
+        defer { _ = try? Self.chattr("-i", "fixed", in: w) }
         let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "fixed/x.gif", "--quiet"], in: w.url)
         #expect(result.status == 1)
         #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
+    }
+
+    /// Sets or clears (`flag` `+i` or `-i`) the immutable attribute of `name` in `w`; whether it did.
+    static func chattr(_ flag: String, _ name: String, in w: Workspace) throws -> Bool {
+        try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, name], in: w.url).status == 0
     }
 
     /// Whether a folder can be made immutable here (`chattr +i`: root, and ext4 or the like).
@@ -444,11 +446,8 @@ struct HardeningTests {
         defer { w.remove() }
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.2", "-o", "out", "--quiet"], in: w.url).status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted()
-        let chattr = { (flag: String) throws -> Bool in
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, "out"], in: w.url).status == 0
-        }
-        try #require(try chattr("+i"))
-        defer { _ = try? chattr("-i") }
+        try #require(try Self.chattr("+i", "out", in: w))
+        defer { _ = try? Self.chattr("-i", "out", in: w) }
         let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
         #expect(result.status == 1)
         #expect(result.stderr == "error: out: cannot replace the folder's files: permission denied\n")
