@@ -378,6 +378,14 @@ struct HardeningTests {
             #expect(result.stderr == "error: /dev/fd/\(fd): \(reason)\n")
         }
         #expect(w.data("ro.txt") == Data("keep".utf8))
+        // A descriptor path that names no descriptor, or a folder (a trailing slash), is refused.
+        for (path, reason) in [("/dev/fd/1x", "names no descriptor; after fd/ comes a descriptor's number"),
+                               ("/dev/fd/99999999999", "names no descriptor; after fd/ comes a descriptor's number"),
+                               ("/dev/fd/1/", "ends in /, as a folder's name does"), ("/dev/stdout/", "ends in /, as a folder's name does")] {
+            let result = try CLI.run(frame + ["-o", path], in: w.url)
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(path)")
+            #expect(result.stderr.hasPrefix("error: \(path): ") && result.stderr.contains(reason), "\(path): \(result.stderr)")
+        }
     }
 
     /// A standard output that is non-blocking (as a Node.js parent may hand it over) is waited

@@ -38,7 +38,8 @@ public enum AtomicOutput {
             return
         }
         let target = try resolveLinks(path)
-        if let named = namedDescriptor(target), named.own, let descriptor = named.fd {
+        if let named = namedDescriptor(target), named.own {
+            guard let descriptor = named.fd else { throw .output(path, "names no descriptor; after fd/ comes a descriptor's number") }
             try writeThrough(descriptor, name: path, body)
             return
         }
@@ -130,9 +131,9 @@ public enum AtomicOutput {
     /// Linux, `/proc/P/fd/N` and `/proc/P/task/T/fd/N`, each written with any `//`, `.` or `..`
     /// (`/dev/fd//1`, `/proc/self/task/../fd/1`): its number (nil where the last part is not
     /// one) and whether it is this process's (`/dev`, or P `self`, `thread-self` or its PID).
-    /// Nil for any other path.
+    /// Nil for any other path, and for one that ends in `/`, a folder's name.
     static func namedDescriptor(_ path: String) -> (fd: Int32?, own: Bool)? {
-        guard path.hasPrefix("/") else { return nil }
+        guard path.hasPrefix("/"), !path.hasSuffix("/") else { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." { _ = parts.popLast() } else { parts.append(part) }
