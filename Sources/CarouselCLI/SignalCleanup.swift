@@ -16,8 +16,9 @@ import Darwin
 /// SIGINT, SIGTERM and SIGHUP are taken on a dispatch queue, away from the frames being
 /// made: the temporaries are removed and the process exits with 128 + the signal
 /// (130, 143, 129), or with 0 where the output was already in place (a signal while the
-/// previous frames folder is being removed). A crash signal removes them with async-signal-safe calls and then
-/// goes on to the handler that was there before (Swift's crash report).
+/// previous frames folder is being removed). A crash signal removes them with
+/// async-signal-safe calls and then goes on to the handler that was there before (Swift's
+/// crash report).
 #if os(Linux)
 /// The C `struct sigaction` (its name is also the function's).
 typealias SignalAction = Glibc.sigaction
