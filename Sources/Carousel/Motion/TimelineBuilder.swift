@@ -275,8 +275,9 @@ struct TimelineBuilder {
     /// content against the finger; with one picture it stays), `throughout` the segment or
     /// at its start only.
     private func offset(_ g: Gesture, by: Int, throughout: Bool = true) -> Timeline.LinearOffset? {
-        count > 1 ? Timeline.LinearOffset(page: g.page, pitch: pitch, travelled: g.travelled, by: by, throughout: throughout)
-            : Timeline.LinearOffset(page: g.page, pitch: pitch, by: 0, throughout: throughout)
+        let moves = count > 1
+        return Timeline.LinearOffset(page: g.page, pitch: pitch, travelled: moves ? g.travelled : 0, by: moves ? by : 0,
+                                     throughout: throughout)
     }
 
     private mutating func append(_ length: MediaTime, _ motion: Motion, from: Int, to: Int, finger: Timeline.FingerPath?,
