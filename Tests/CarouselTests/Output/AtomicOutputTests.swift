@@ -9,6 +9,15 @@ struct AtomicOutputTests {
         return url
     }
 
+    /// Writes a frames folder at `target` holding one frame of `content`, as `frames` would;
+    /// `meanwhile` runs once the frame is written, before the folder is moved into place.
+    func writeOneFrame(to target: URL, _ content: String = "", meanwhile: () -> Void = {}) throws(CarouselError) {
+        try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+            try? Data(content.utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+            meanwhile()
+        }
+    }
+
     @Test func failureMidWriteLeavesNothing() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -68,11 +77,7 @@ struct AtomicOutputTests {
         let target = dir.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
         try Data("x".utf8).write(to: target.appendingPathComponent(name))
-        let write = { () throws(CarouselError) in
-            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
-                try? Data().write(to: url.appendingPathComponent("frame-00000.png"))
-            }
-        }
+        let write = { () throws(CarouselError) in try self.writeOneFrame(to: target) }
         if replaceable {
             try write()
             #expect(try FileManager.default.contentsOfDirectory(atPath: target.path) == ["frame-00000.png"])
@@ -93,9 +98,7 @@ struct AtomicOutputTests {
         try Data("keep".utf8).write(to: inner.appendingPathComponent("notes.txt"))
         try Data("old".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
         #expect(throws: CarouselError.output(target.path, "folder holds other files; give a new or empty folder")) {
-            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
-                try? Data().write(to: url.appendingPathComponent("frame-00000.png"))
-            }
+            try writeOneFrame(to: target)
         }
         #expect(try Data(contentsOf: inner.appendingPathComponent("notes.txt")) == Data("keep".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["frames"], "nothing left beside it")
@@ -109,8 +112,7 @@ struct AtomicOutputTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let target = dir.appendingPathComponent("frames")
         #expect(throws: CarouselError.output(target.path, "a folder appeared there while the frames were written (another run?); run again to replace it")) {
-            try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
-                try? Data("mine".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+            try writeOneFrame(to: target, "mine") {
                 try? FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
                 try? Data("theirs".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
             }
@@ -128,9 +130,7 @@ struct AtomicOutputTests {
         try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false)
         try Data("old".utf8).write(to: target.appendingPathComponent("frame-00000.png"))
         chmod(target.path, 0o701)
-        try AtomicOutput.writeFolder(at: target.path, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
-            try? Data("new".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
-        }
+        try writeOneFrame(to: target, "new")
         var info = stat()
         #expect(stat(target.path, &info) == 0 && info.st_mode & 0o7777 == 0o701)
         #expect(try Data(contentsOf: target.appendingPathComponent("frame-00000.png")) == Data("new".utf8))
