@@ -57,9 +57,11 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
                                  fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                                  function: String = #function,
                                  line: UInt = #line, column: UInt = #column) -> Snapshotting {
+        let place = ArtifactPlace(filePath: filePath, function: function)
         let diffing = Diffing<AnimationSnapshot>.animation(tolerance: tolerance, maximumPixels: maximumPixels, checkedAtSnapshot: true,
-                                                           place: ArtifactPlace(filePath: filePath, function: function))
+                                                           place: place)
         return Snapshotting(pathExtension: "png", diffing: diffing) { carousel in
+            ArtifactCounter.shared.took(place)
             let sink = MemorySink()
             try? carousel.write(with: APNGEncoder(loop: carousel.options.loop), to: sink, name: "<snapshot>")
             let snapshot = AnimationSnapshot(apng: sink.data, maximumPixels: maximumPixels)

@@ -89,6 +89,7 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
         let place = ArtifactPlace(filePath: filePath, function: function)
         let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: tolerance, rows: rows, subject: subject, checkedAtSnapshot: true, place: place)
         return Snapshotting(pathExtension: "png", diffing: diffing) { image in
+            ArtifactCounter.shared.took(place)
             if let problem = tolerance.problem {
                 // Said where the strategy is made, on the run that records the reference too.
                 reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
@@ -178,15 +179,15 @@ func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameToleranc
 
 /// Writes the PNGs to `carousel-snapshots/<TestFile>/<test>.<n>/` under `$SNAPSHOT_ARTIFACTS`
 /// (or the temporary folder): named after the running test (Swift Testing), or after the file
-/// and function that made the strategy (`place`, under XCTest), `n` counting its failed
-/// comparisons, so a rerun overwrites the same files instead of adding folders. A file an
-/// earlier run left where there is no PNG now is removed.
+/// and function that made the strategy (`place`, under XCTest), `n` the number of the test's
+/// snapshot compared (``ArtifactCounter``), so a rerun overwrites the same files instead of
+/// adding folders. A file an earlier run left where there is no PNG now is removed.
 func writeArtifacts(_ files: [(name: String, png: Data?)], place: ArtifactPlace) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
     let (file, test) = currentTest(or: place)
     let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
-        .appendingPathComponent("\(test).\(ArtifactCounter.shared.next(file + "/" + test))")
+        .appendingPathComponent("\(test).\(ArtifactCounter.shared.number(for: place))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, png) in files {
         let url = folder.appendingPathComponent(name)
@@ -238,19 +239,39 @@ func sanitizedName(_ name: String) -> String {
         .replacingOccurrences(of: "^-|-$", with: "", options: .regularExpression)
 }
 
-/// How many comparisons have failed in each test so far.
+/// Numbers each test's artifact folders. The strategies count the test's snapshots, one for
+/// each `assertSnapshot` (``took(_:)``), as swift-snapshot-testing numbers the references of
+/// a test's unnamed snapshots, so a failure's folder takes its reference's number
+/// (`testFirstPage.2/` beside `testFirstPage.2.png`). A diffing used without its strategy
+/// sees no snapshots taken, and counts its failures instead.
 ///
-/// `@unchecked Sendable` is safe: `counts` is only touched while holding `lock`.
-private final class ArtifactCounter: @unchecked Sendable {
+/// `@unchecked Sendable` is safe: the counts are only touched while holding `lock`.
+final class ArtifactCounter: @unchecked Sendable {
     static let shared = ArtifactCounter()
     private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+    private var snapshots: [String: Int] = [:], failures: [String: Int] = [:]
 
-    func next(_ key: String) -> Int {
+    /// The running test (or `place`) has taken one more snapshot.
+    func took(_ place: ArtifactPlace) {
+        let key = Self.key(place)
         lock.lock()
         defer { lock.unlock() }
-        counts[key, default: 0] += 1
-        return counts[key, default: 1]
+        snapshots[key, default: 0] += 1
+    }
+
+    /// The number of the folder for a failed comparison in the running test (or `place`).
+    func number(for place: ArtifactPlace) -> Int {
+        let key = Self.key(place)
+        lock.lock()
+        defer { lock.unlock() }
+        if let taken = snapshots[key] { return taken }
+        failures[key, default: 0] += 1
+        return failures[key, default: 1]
+    }
+
+    private static func key(_ place: ArtifactPlace) -> String {
+        let (file, test) = currentTest(or: place)
+        return file + "/" + test
     }
 }
 

@@ -37,6 +37,23 @@ final class CarouselXCTests: XCTestCase {
         XCTAssertTrue(message.contains("/carousel-snapshots/CarouselXCTests/testAChangedFrameFailsThroughAHelper."), message)
     }
 
+    /// A failure's folder takes the number of the reference it was compared with: the second
+    /// snapshot, failing after a first that passed, writes `testAFailureFolderTakesItsReferencesNumber.2/`.
+    func testAFailureFolderTakesItsReferencesNumber() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-references-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = try PNGCodec.encode(try CarouselSnapshotTests.carousel().frame(at: 0))
+        for n in 1...2 { try frame.write(to: folder.appendingPathComponent("banner.\(n).png")) }
+        let strategy = Snapshotting<Carousel, RGBAImage>.frame(at: 0)
+        func verify(_ carousel: Carousel) -> String? {
+            verifySnapshot(of: carousel, as: strategy, record: .never, snapshotDirectory: folder.path, testName: "banner")
+        }
+        XCTAssertNil(verify(try CarouselSnapshotTests.carousel()))
+        let message = try XCTUnwrap(verify(try CarouselSnapshotTests.carousel(current: RGBA(r: 255, g: 0, b: 0))))
+        XCTAssertTrue(message.contains("/carousel-snapshots/CarouselXCTests/testAFailureFolderTakesItsReferencesNumber.2/"), message)
+    }
+
     /// A helper as a suite might write one: the strategy made for its caller.
     static func failure(of carousel: Carousel, file: StaticString = #filePath, testName: String = #function) -> String? {
         verifySnapshot(of: carousel, as: .frame(at: 0, filePath: file, function: testName), record: .never,
