@@ -551,6 +551,35 @@ struct HardeningTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).count == 116, "the new folder, whole")
     }
 
+    /// SIGKILL, which no handler sees, leaves the temporary file or folder; the next run that
+    /// puts the same output in place removes it, once it has not changed for a minute
+    /// (aged here), the killed run's lock gone with it. Before, it stayed until removed by hand.
+    @Test(SlowTests.rendersAtLength, arguments: ["render", "frames"])
+    func leftoversOfAKilledRunAreRemovedByTheNext(_ command: String) throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        let output = command == "render" ? "keep.gif" : "frames-out"
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"]
+        process.currentDirectoryURL = w.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let left = w.leftovers
+        #expect(process.terminationReason == .uncaughtSignal && left.count == 1, "\(left)")
+        let then = timeval(tv_sec: time(nil) - 120, tv_usec: 0)
+        for name in left { _ = utimes(w.path(name), [then, then]) }
+        let next = try CLI.run([command, "imgs", "-o", output, "--quiet"], in: w.url)
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+    }
+
     /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129.
     @Test(SlowTests.rendersAtLength, arguments: [(SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames")])
     func signalsCleanUp(_ signalNumber: Int32, _ command: String) throws {

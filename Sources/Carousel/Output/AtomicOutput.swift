@@ -29,7 +29,8 @@ import Darwin
 /// - `-`: standard output.
 ///
 /// Temporary files and folders are registered with ``TemporaryFiles`` while in use, so
-/// a signal handler can remove them.
+/// a signal handler can remove them, and locked, so a run that puts the same output in place
+/// removes only those of runs killed outright (``Leftovers``).
 public enum AtomicOutput {
     /// Runs `body` with a sink for `path`, then moves the result into place.
     public static func write(to path: String, _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
@@ -77,6 +78,8 @@ public enum AtomicOutput {
             unlink(temporary)
             throw .output(path, FileErrors.posixReason(code))
         }
+        let (folder, base) = Paths.split(target)
+        Leftovers.remove(in: folder, stem: Leftovers.stem(of: base, isFolder: false))
     }
 
     /// The first of `inputs` (what it is, and its path) that `path` would overwrite: the same
@@ -204,7 +207,8 @@ public enum AtomicOutput {
     }
 
     /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask
-    /// (NAME cut short where the whole would pass the 255 bytes a name may have).
+    /// (NAME cut short where the whole would pass the 255 bytes a name may have), locked
+    /// (``Leftovers``) until its descriptor is closed.
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
         let (folder, base) = Paths.split(target)
         let directory = folder.isEmpty ? "." : folder
@@ -212,9 +216,12 @@ public enum AtomicOutput {
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: false) { () -> String? in
             for _ in 0..<100 {
-                let candidate = directory + "/." + Paths.prefix(base, bytes: Paths.nameLimit - 8) + "." + randomSuffix()
+                let candidate = directory + "/" + Leftovers.stem(of: base, isFolder: false) + randomSuffix()
                 fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-                if fd >= 0 { return candidate }
+                if fd >= 0 {
+                    _ = flock(fd, LOCK_EX | LOCK_NB)
+                    return candidate
+                }
                 if errno != EEXIST {
                     failure = errno
                     return nil
@@ -278,13 +285,14 @@ public enum AtomicOutput {
             return try replaceableMode(of: target, path: path, isReplaceable: isReplaceable)
         }
         let parent = target.deletingLastPathComponent().path
+        let stem = Leftovers.stem(of: target.lastPathComponent, isFolder: true)
         var failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: true) { () -> String? in
             for _ in 0..<100 {
                 // Room for ".old" after it too (the previous folder set aside), and for the
                 // ".removing" a signal's cleanup renames it to (``TemporaryFiles/removeAll()``).
-                let candidate = parent + "/." + Paths.prefix(target.lastPathComponent, bytes: Paths.nameLimit - 21) + "." + randomSuffix()
+                let candidate = parent + "/" + stem + randomSuffix()
                 if mkdir(candidate, 0o777) == 0 { return candidate }
                 if errno != EEXIST {
                     failure = errno
@@ -302,7 +310,11 @@ public enum AtomicOutput {
             throw .output(path, "cannot create a temporary folder in \(shown)")
         }
         let temporary = URL(fileURLWithPath: temporaryPath, isDirectory: true)
-        defer { TemporaryFiles.unregister(temporaryPath) }
+        let held = Leftovers.hold(temporaryPath)
+        defer {
+            Leftovers.release(held)
+            TemporaryFiles.unregister(temporaryPath)
+        }
         do throws(CarouselError) {
             try body(temporary)
             if let existingMode, chmod(temporaryPath, existingMode) != 0 { throw .output(path, FileErrors.posixReason(errno)) }
@@ -319,12 +331,15 @@ public enum AtomicOutput {
                 }
                 throw .output(path, FileErrors.posixReason(code))
             }
+            Leftovers.remove(in: parent, stem: stem)
             return
         }
         // The previous folder is set aside and the new one moved in as one step for a signal's
         // cleanup; the previous one is then registered, so an interrupt while it is being
-        // removed removes the rest of it.
+        // removed removes the rest of it. It is held (``Leftovers``) until it is gone.
         let old = temporary.path + ".old"
+        let heldOld = Leftovers.hold(target.path)
+        defer { Leftovers.release(heldOld) }
         if let (code, restored) = TemporaryFiles.swapFolder(temporary.path, into: target.path, old: old) {
             let reason = FileErrors.posixReason(code)
             try? fm.removeItem(atPath: temporaryPath)
@@ -336,6 +351,7 @@ public enum AtomicOutput {
         } catch {
             throw .output(path, "written, but the previous folder could not be removed from \(old): \(FileErrors.reason(error, path: old))")
         }
+        Leftovers.remove(in: parent, stem: stem)
     }
 
     /// The permission bits of the existing folder `target` (the output `path`), once it is

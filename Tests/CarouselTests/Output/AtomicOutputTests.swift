@@ -18,6 +18,98 @@ struct AtomicOutputTests {
         }
     }
 
+    /// Sets the time `path` last changed (links not followed) `seconds` into the past.
+    func age(_ path: String, by seconds: Int) {
+        let then = timeval(tv_sec: time(nil) - seconds, tv_usec: 0)
+        _ = lutimes(path, [then, then])
+    }
+
+    /// Temporaries that runs killed outright left beside the output (`.NAME.XXXXXX`) are
+    /// removed once the output is in place, when no run holds them and they have not changed
+    /// for a minute; anything else is left: a newer one, one a run holds, another output's,
+    /// a name of another shape, a link. Before, they stayed until removed by hand.
+    @Test func leftoversOfKilledRunsAreRemoved() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func make(_ name: String, aged: Bool = true) throws {
+            try Data("cut short".utf8).write(to: dir.appendingPathComponent(name))
+            if aged { age(dir.appendingPathComponent(name).path, by: 120) }
+        }
+        let stale = [".out.gif.Ab3dE9", ".out.gif.x0000Z", ".out.gif.Ab3dE9.old"]
+        for name in stale { try make(name) }
+        try make(".out.gif.Zz9Zz9", aged: false)
+        for name in [".out.gif.Ab3dE", ".out.gif.Ab3dE9x", ".out.gif.Ab-dE9", ".other.gif.Ab3dE9", "out.gif.Ab3dE9", ".out.gif.Ab3dE9.new"] {
+            try make(name)
+        }
+        try make(".out.gif.Hh1Hh1")
+        let held = open(dir.appendingPathComponent(".out.gif.Hh1Hh1").path, O_RDONLY)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(".out.gif.Lk1Lk1").path,
+                                                   withDestinationPath: "out.gif")
+        age(dir.appendingPathComponent(".out.gif.Lk1Lk1").path, by: 120)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        try AtomicOutput.write(Data("new".utf8), to: dir.appendingPathComponent("out.gif").path)
+        let after = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        #expect(after == before.subtracting(stale).union(["out.gif"]))
+    }
+
+    /// A frames folder's leftovers (the folder being written, the previous one being
+    /// removed, and either renamed by a signal's cleanup) are removed the same way, contents
+    /// and all; one a run holds is left.
+    @Test func leftoverFoldersOfKilledRunsAreRemoved() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stale = [".frames.Ab3dE9", ".frames.Cd4eF0.old", ".frames.Gh5iJ6.removing", ".frames.Kl7mN8.old.removing"]
+        for name in stale + [".frames.Hh1Hh1"] {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+            try Data("png".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+            age(url.path, by: 120)
+        }
+        let held = open(dir.appendingPathComponent(".frames.Hh1Hh1").path, O_RDONLY)
+        defer { close(held) }
+        #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+        try writeOneFrame(to: dir.appendingPathComponent("frames"))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["frames", ".frames.Hh1Hh1"])
+        // Replacing the folder removes them too.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".frames.Ab3dE9"), withIntermediateDirectories: false)
+        age(dir.appendingPathComponent(".frames.Ab3dE9").path, by: 120)
+        try writeOneFrame(to: dir.appendingPathComponent("frames"), "again")
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["frames", ".frames.Hh1Hh1"])
+    }
+
+    /// A run's own temporaries are held while it writes them: another run putting the same
+    /// output in place meanwhile leaves them, however long ago they last changed.
+    @Test func aRunningWritersTemporariesAreLeft() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func temporaries() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".out.") }
+        }
+        let target = dir.appendingPathComponent("out").path
+        var kept: [String] = []
+        try AtomicOutput.write(to: target) { sink throws(CarouselError) in
+            try sink.write(Data("first".utf8))
+            for name in (try? temporaries()) ?? [] { age(dir.appendingPathComponent(name).path, by: 120) }
+            try AtomicOutput.write(Data("second".utf8), to: target)
+            kept = (try? temporaries()) ?? []
+        }
+        #expect(kept.count == 1, "the file being written: \(kept)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data("first".utf8))
+        try FileManager.default.removeItem(atPath: target)
+        // A frames folder being written; the other run's file takes its name, so it fails.
+        #expect(throws: CarouselError.self) {
+            try writeOneFrame(to: URL(fileURLWithPath: target)) {
+                for name in (try? temporaries()) ?? [] { age(dir.appendingPathComponent(name).path, by: 120) }
+                try? AtomicOutput.write(Data("second".utf8), to: target)
+                kept = (try? temporaries()) ?? []
+            }
+        }
+        #expect(kept.count == 1, "the folder being written: \(kept)")
+        #expect(try temporaries().isEmpty)
+    }
+
     @Test func failureMidWriteLeavesNothing() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
