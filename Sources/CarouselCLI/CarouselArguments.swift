@@ -39,7 +39,7 @@ struct CarouselArguments: ParsableArguments {
     @Option(name: .customLong("touch-color"), parsing: .unconditional, help: help(.touchColor)) var touchColor: String?
     @Option(help: help(.format)) var format: Choice<OutputFormat>?
     @Option(parsing: .unconditional, help: help(.quality)) var quality: String?
-    @Flag(help: help(.lossless)) var lossless = false
+    @Flag(inversion: .prefixedNo, help: help(.lossless)) var lossless: Bool?
     @Option(parsing: .unconditional, help: help(.loop)) var loop: String?
     @Option(parsing: .unconditional, help: help(.colors)) var colors: String?
     @Option(help: help(.dither)) var dither: Choice<Dither>?
@@ -47,7 +47,8 @@ struct CarouselArguments: ParsableArguments {
     @Option(help: ArgumentHelp("Read options from a JSON file: every option as a camelCase key (e.g. \"itemWidth\": 343). Flags override it.", valueName: "FILE.json"))
     var config: String?
 
-    @Flag(help: help(.quiet)) var quiet = false
+    // `--no-quiet` and `--no-lossless` undo a config file's `true`, as any flag overrides its key.
+    @Flag(inversion: .prefixedNo, help: help(.quiet)) var quiet: Bool?
 
     /// The help of `key` from the option table.
     static func help(_ key: OptionKey) -> ArgumentHelp {
@@ -63,8 +64,8 @@ struct CarouselArguments: ParsableArguments {
             (.dots, dots?.text), (.dotsSwitch, dotsSwitch?.text), (.dotSize, dotSize), (.dotGap, dotGap),
             (.dotColor, dotColor), (.dotCurrentColor, dotCurrentColor), (.touches, touches?.text),
             (.touchSize, touchSize), (.touchColor, touchColor), (.format, format?.text), (.quality, quality),
-            (.lossless, lossless ? "true" : nil), (.loop, loop), (.colors, colors),
-            (.dither, dither?.text), (.quiet, quiet ? "true" : nil),
+            (.lossless, lossless.map(String.init)), (.loop, loop), (.colors, colors),
+            (.dither, dither?.text), (.quiet, quiet.map(String.init)),
         ]
         return values.compactMap { key, value in value.map { (key, $0) } }
     }
@@ -72,14 +73,14 @@ struct CarouselArguments: ParsableArguments {
     /// Refuses the first of `keys` given as a flag, a usage error naming it with `reason`: an
     /// option the output format does not have. A config file's keys are left alone (they
     /// have defaults, so the options cannot tell a key written from none), so one file can
-    /// serve every format.
+    /// serve every format; so is a `--no-` flag, which asks for what the format does anyway.
     func refuseFlags(_ keys: [OptionKey], _ reason: String) throws(CLIError) {
-        if let key = given.map(\.0).first(where: keys.contains) { throw .usage("\(key.flag): \(reason)") }
+        if let key = given.first(where: { keys.contains($0.0) && $0.1 != "false" })?.0 { throw .usage("\(key.flag): \(reason)") }
     }
 
-    /// `--quiet`, or `"quiet": true` in the config file.
+    /// `--quiet` or `--no-quiet`, or else `"quiet"` in the config file.
     var isQuiet: Bool {
-        quiet || ((try? config.map(ConfigFile.init(path:)))??.quiet ?? false)
+        quiet ?? ((try? config.map(ConfigFile.init(path:)))??.quiet ?? false)
     }
 
     /// The options these arguments give: the spec's defaults, then the config file, then the flags.
@@ -100,7 +101,7 @@ struct CarouselArguments: ParsableArguments {
         // `"quality": 50` lossless (`--script` and `--script-file` replace the script either way).
         let flags = Set(given.map(\.0))
         if flags.contains(.quality) && !flags.contains(.lossless) { o.lossless = false }
-        if flags.contains(.lossless) && !flags.contains(.quality) { o.quality = nil }
+        if lossless == true && !flags.contains(.quality) { o.quality = nil }
         for (key, text) in given where key != .quiet {
             try attributed { () throws(CarouselError) in
                 try o.set(key, to: .text(text), context: OptionContext(scriptName: key.flag))

@@ -1,5 +1,6 @@
 @testable import CarouselCLI
 import Carousel
+import Foundation
 import Testing
 
 /// Argument parsing in process: flags to options, defaults, usage errors.
@@ -8,6 +9,38 @@ struct ParsingTests {
         let command = try CarouselCommand.parseAsRoot(arguments)
         let render = try #require(command as? Render)
         return try render.arguments.options()
+    }
+
+    /// `--no-quiet` and `--no-lossless` undo a config file's `true`, as any flag overrides its
+    /// key; `--quiet` and `--lossless` still set it. Before, a config's `"quiet": true` or
+    /// `"lossless": true` could not be turned off for one run.
+    @Test func noFlagsUndoTheConfigsTrue() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-no-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("c.json").path
+        try Data("{\"quiet\": true, \"lossless\": true, \"format\": \"webp\"}".utf8).write(to: URL(fileURLWithPath: config))
+        func arguments(_ flags: [String]) throws -> CarouselArguments {
+            try #require(try CarouselCommand.parseAsRoot(["render"] + flags) as? Render).arguments
+        }
+        let fromFile = try arguments(["--config", config])
+        #expect(fromFile.isQuiet)
+        #expect(try fromFile.options().lossless)
+        let undone = try arguments(["--config", config, "--no-quiet", "--no-lossless"])
+        #expect(!undone.isQuiet)
+        #expect(try !undone.options().lossless)
+        #expect(try arguments(["--quiet"]).isQuiet)
+        #expect(try !arguments([]).isQuiet)
+        #expect(try !arguments(["--no-quiet"]).isQuiet)
+        #expect(try arguments(["--lossless", "--format", "webp"]).options().lossless)
+        // The last of a pair wins, as the argument parser takes it.
+        #expect(try arguments(["--quiet", "--no-quiet"]).isQuiet == false)
+        #expect(try arguments(["--no-quiet", "--quiet"]).isQuiet)
+        // A GIF takes `--no-lossless` (it asks for what a GIF does anyway), not `--lossless`.
+        #expect(CarouselCommand.execute(["render", "--no-lossless", "--quiet", "-o", folder.appendingPathComponent("a.gif").path,
+                                         "--size", "32x18", "--script", "hold 0.1"]).status == 0)
+        #expect(CarouselCommand.execute(["render", "--lossless", "--quiet", "-o", folder.appendingPathComponent("b.gif").path]).error
+            == "--lossless: applies to WebP only, not gif")
     }
 
     @Test func defaultsAreTheSpecs() throws {
