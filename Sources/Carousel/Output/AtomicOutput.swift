@@ -29,8 +29,9 @@ import Darwin
 /// - `-`: standard output.
 ///
 /// Temporary files and folders are registered with ``TemporaryFiles`` while in use, so
-/// a signal handler can remove them, and locked, so a run that puts the same output in place
-/// removes only those of runs killed outright (``Leftovers``).
+/// a signal handler can remove them, and locked (`flock`) while in use: a run that puts an
+/// output in place removes that output's temporaries that no run holds and that have not
+/// changed for a minute, those of runs killed outright.
 public enum AtomicOutput {
     /// Runs `body` with a sink for `path`, then moves the result into place.
     public static func write(to path: String, _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {

@@ -16,12 +16,12 @@ import Darwin
 ///
 /// A run holds a lock (`flock`) on each temporary while it is in use, released by the system
 /// however the run ends. Once a run has put NAME in place, it removes NAME's temporaries
-/// that no run holds, that are this user's, and that have not changed for ``quiet`` seconds:
+/// that no run holds, that are this user's, and that have not changed for ``minimumAge`` seconds:
 /// the wait covers the moment between a temporary's creation and its lock, and a writer that
 /// takes no lock (an older carousel).
 enum Leftovers {
     /// How long a leftover must have stood unchanged before it is removed, in seconds.
-    static let quiet = 60
+    static let minimumAge = 60
 
     /// The start of every temporary name made for the output named `name` (a file's, or a
     /// frames folder's), to which six letters or digits are added: `.NAME.`, NAME cut short
@@ -33,7 +33,7 @@ enum Leftovers {
     }
 
     /// Locks the temporary at `path` for as long as the descriptor returned stays open;
-    /// -1 where it cannot be opened to read (it is then left to the ``quiet`` rule).
+    /// -1 where it cannot be opened to read (it is then left to the ``minimumAge`` rule).
     static func hold(_ path: String) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return -1 }
@@ -68,7 +68,7 @@ enum Leftovers {
             var info = stat()
             guard lstat(path, &info) == 0, info.st_uid == geteuid() else { continue }
             let kind = info.st_mode & S_IFMT
-            guard kind == S_IFREG || kind == S_IFDIR, Int(now - modified(info)) >= quiet else { continue }
+            guard kind == S_IFREG || kind == S_IFDIR, Int(now - modified(info)) >= minimumAge else { continue }
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }
             defer { close(fd) }
