@@ -117,7 +117,7 @@ struct Workspace {
 
     func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: path(name)) }
 
-    /// Temporary files left in the folder by an output (named `.NAME.XXXXXX`).
+    /// Temporary files left in the folder by an output (named `.NAME.carousel-XXXXXX`).
     var leftovers: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasPrefix(".") }
     }

@@ -207,7 +207,7 @@ public enum AtomicOutput {
         guard close(fd) == 0 else { throw .output(name, FileErrors.posixReason(errno)) }
     }
 
-    /// Creates `.NAME.XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask
+    /// Creates `.NAME.carousel-XXXXXX` beside `target` with `O_CREAT | O_EXCL` and mode 0666 less the umask
     /// (NAME cut short where the whole would pass the 255 bytes a name may have), locked
     /// (``Leftovers``) until its descriptor is closed.
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {

@@ -11,25 +11,29 @@ import Darwin
 
 /// The temporaries of runs that ended without removing them: killed with SIGKILL, or the
 /// machine stopped, which no signal handler sees. Beside an output NAME they are
-/// `.NAME.XXXXXX` (a file or a frames folder), `.NAME.XXXXXX.old` (a replaced frames folder
-/// being removed) and either with `.removing` after it (a signal's cleanup under way).
+/// `.NAME.carousel-XXXXXX` (a file or a frames folder), with `.old` after it (a replaced
+/// frames folder being removed), and either with `.removing` after that (a signal's cleanup
+/// under way). `carousel-` marks the name as carousel's: a person's `.NAME.backup` has the
+/// shape of other tools' temporaries, never of these.
 ///
 /// A run holds a lock (`flock`) on each temporary while it is in use, released by the system
 /// however the run ends. Once a run has put NAME in place, it removes NAME's temporaries
-/// that no run holds, that are this user's, and that have not changed for ``minimumAge`` seconds:
-/// the wait covers the moment between a temporary's creation and its lock, and a writer that
-/// takes no lock (an older carousel).
+/// that no run holds, that are this user's regular files, or folders holding nothing but a
+/// frames folder's files, and that have not changed for ``minimumAge`` seconds: the wait
+/// covers the moment between a temporary's creation and its lock. Where the file system
+/// refuses the lock (NFS without local locks, SMB), nothing is removed.
 enum Leftovers {
     /// How long a leftover must have stood unchanged before it is removed, in seconds.
     static let minimumAge = 60
 
     /// The start of every temporary name made for the output named `name` (a file's, or a
-    /// frames folder's), to which six letters or digits are added: `.NAME.`, NAME cut short
-    /// where the whole would pass ``Paths/nameLimit`` with the suffixes a temporary may take.
+    /// frames folder's), to which six letters or digits are added: `.NAME.carousel-`, NAME
+    /// cut short where the whole would pass ``Paths/nameLimit`` with the suffixes a temporary
+    /// may take.
     static func stem(of name: String, isFolder: Bool) -> String {
-        // A file's `.XXXXXX` and the dot before NAME: 8 bytes. A folder's too, with `.old` and
-        // the `.removing` a signal's cleanup adds: 21.
-        "." + Paths.prefix(name, bytes: Paths.nameLimit - (isFolder ? 21 : 8)) + "."
+        // A file's `.carousel-XXXXXX` and the dot before NAME: 17 bytes. A folder's too, with
+        // `.old` and the `.removing` a signal's cleanup adds: 30.
+        "." + Paths.prefix(name, bytes: Paths.nameLimit - (isFolder ? 30 : 17)) + ".carousel-"
     }
 
     /// Locks the temporary at `path` for as long as the descriptor returned stays open;
@@ -72,14 +76,28 @@ enum Leftovers {
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
             guard fd >= 0 else { continue }
             defer { close(fd) }
-            // A run still holding it is writing it.
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // The one looked at, not another put in its place meanwhile; no run still holds it.
+            var opened = stat()
+            guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino,
+                  flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
             if kind == S_IFDIR {
-                try? FileManager.default.removeItem(atPath: path)
+                removeFramesFolder(path)
             } else {
                 unlink(path)
             }
         }
+    }
+
+    /// Removes the folder at `path` if it holds nothing but regular files a frames folder
+    /// holds (``FramesFolder/isOwnFile(_:)``).
+    private static func removeFramesFolder(_ path: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names {
+            var info = stat()
+            guard FramesFolder.isOwnFile(name), lstat(path + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        }
+        for name in names { unlink(path + "/" + name) }
+        rmdir(path)
     }
 
     /// Whether `name` is `stem` followed by six ASCII letters or digits, then `.old`, or

@@ -24,10 +24,11 @@ struct AtomicOutputTests {
         _ = lutimes(path, [then, then])
     }
 
-    /// Temporaries that runs killed outright left beside the output (`.NAME.XXXXXX`) are
-    /// removed once the output is in place, when no run holds them and they have not changed
-    /// for a minute; anything else is left: a newer one, one a run holds, another output's,
-    /// a name of another shape, a link. Before, they stayed until removed by hand.
+    /// Temporaries that runs killed outright left beside the output (`.NAME.carousel-XXXXXX`)
+    /// are removed once the output is in place, when no run holds them and they have not
+    /// changed for a minute; anything else is left: a newer one, one a run holds, another
+    /// output's, a name of another shape (a person's `.out.gif.backup` too), a link. Before,
+    /// they stayed until removed by hand.
     @Test func leftoversOfKilledRunsAreRemoved() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -35,19 +36,20 @@ struct AtomicOutputTests {
             try Data("cut short".utf8).write(to: dir.appendingPathComponent(name))
             if aged { age(dir.appendingPathComponent(name).path, by: 120) }
         }
-        let stale = [".out.gif.Ab3dE9", ".out.gif.x0000Z", ".out.gif.Ab3dE9.old"]
+        let stale = [".out.gif.carousel-Ab3dE9", ".out.gif.carousel-x0000Z", ".out.gif.carousel-Ab3dE9.old"]
         for name in stale { try make(name) }
-        try make(".out.gif.Zz9Zz9", aged: false)
-        for name in [".out.gif.Ab3dE", ".out.gif.Ab3dE9x", ".out.gif.Ab-dE9", ".other.gif.Ab3dE9", "out.gif.Ab3dE9", ".out.gif.Ab3dE9.new"] {
+        try make(".out.gif.carousel-Zz9Zz9", aged: false)
+        for name in [".out.gif.carousel-Ab3dE", ".out.gif.carousel-Ab3dE9x", ".out.gif.carousel-Ab-dE9", ".other.gif.carousel-Ab3dE9",
+                     "out.gif.carousel-Ab3dE9", ".out.gif.carousel-Ab3dE9.new", ".out.gif.backup", ".out.gif.Ab3dE9"] {
             try make(name)
         }
-        try make(".out.gif.Hh1Hh1")
-        let held = open(dir.appendingPathComponent(".out.gif.Hh1Hh1").path, O_RDONLY)
+        try make(".out.gif.carousel-Hh1Hh1")
+        let held = open(dir.appendingPathComponent(".out.gif.carousel-Hh1Hh1").path, O_RDONLY)
         defer { close(held) }
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
-        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(".out.gif.Lk1Lk1").path,
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(".out.gif.carousel-Lk1Lk1").path,
                                                    withDestinationPath: "out.gif")
-        age(dir.appendingPathComponent(".out.gif.Lk1Lk1").path, by: 120)
+        age(dir.appendingPathComponent(".out.gif.carousel-Lk1Lk1").path, by: 120)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
         try AtomicOutput.write(Data("new".utf8), to: dir.appendingPathComponent("out.gif").path)
         let after = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
@@ -55,28 +57,37 @@ struct AtomicOutputTests {
     }
 
     /// A frames folder's leftovers (the folder being written, the previous one being
-    /// removed, and either renamed by a signal's cleanup) are removed the same way, contents
-    /// and all; one a run holds is left.
+    /// removed, and either renamed by a signal's cleanup) are removed the same way, frames
+    /// and all; one a run holds is left, and so is one that holds anything a frames folder
+    /// does not (another file, a folder).
     @Test func leftoverFoldersOfKilledRunsAreRemoved() throws {
         let dir = try folder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let stale = [".frames.Ab3dE9", ".frames.Cd4eF0.old", ".frames.Gh5iJ6.removing", ".frames.Kl7mN8.old.removing"]
-        for name in stale + [".frames.Hh1Hh1"] {
+        let stale = [".frames.carousel-Ab3dE9", ".frames.carousel-Cd4eF0.old", ".frames.carousel-Gh5iJ6.removing",
+                     ".frames.carousel-Kl7mN8.old.removing"]
+        let kept = [".frames.carousel-Hh1Hh1", ".frames.carousel-Nt1Nt1", ".frames.carousel-Sb1Sb1"]
+        for name in stale + kept {
             let url = dir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
             try Data("png".utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+            try Data("{}".utf8).write(to: url.appendingPathComponent("frames.json"))
+            if name.hasSuffix("Nt1Nt1") { try Data("mine".utf8).write(to: url.appendingPathComponent("notes.txt")) }
+            if name.hasSuffix("Sb1Sb1") {
+                try FileManager.default.createDirectory(at: url.appendingPathComponent("frame-00001.png"), withIntermediateDirectories: false)
+            }
             age(url.path, by: 120)
         }
-        let held = open(dir.appendingPathComponent(".frames.Hh1Hh1").path, O_RDONLY)
+        let held = open(dir.appendingPathComponent(".frames.carousel-Hh1Hh1").path, O_RDONLY)
         defer { close(held) }
         #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
         try writeOneFrame(to: dir.appendingPathComponent("frames"))
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["frames", ".frames.Hh1Hh1"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == Set(["frames"] + kept))
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent(".frames.carousel-Nt1Nt1/notes.txt").path))
         // Replacing the folder removes them too.
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".frames.Ab3dE9"), withIntermediateDirectories: false)
-        age(dir.appendingPathComponent(".frames.Ab3dE9").path, by: 120)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(".frames.carousel-Ab3dE9"), withIntermediateDirectories: false)
+        age(dir.appendingPathComponent(".frames.carousel-Ab3dE9").path, by: 120)
         try writeOneFrame(to: dir.appendingPathComponent("frames"), "again")
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == ["frames", ".frames.Hh1Hh1"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)) == Set(["frames"] + kept))
     }
 
     /// A run's own temporaries are held while it writes them: another run putting the same
