@@ -94,8 +94,12 @@ def carousel_bin():
     if os.environ.get("CAROUSEL_BIN"):
         path = Path(os.environ["CAROUSEL_BIN"]).resolve()
     else:
-        log("building carousel: swift build -c release --product carousel --scratch-path .build-bench")
-        run(["swift", "build", "-c", "release", "--product", "carousel", "--scratch-path", ".build-bench"], cwd=ROOT)
+        # Built as scripts/make-release builds the release archive's binary: the Swift runtime
+        # linked in statically, which starts in about half the time of the toolchain's shared
+        # libraries (docs/gif-quality.md, *Speed*).
+        log("building carousel: swift build -c release --product carousel --static-swift-stdlib --scratch-path .build-bench")
+        run(["swift", "build", "-c", "release", "--product", "carousel", "--static-swift-stdlib", "--scratch-path", ".build-bench"],
+            cwd=ROOT)
         path = ROOT / ".build-bench" / "release" / "carousel"
     if not os.access(path, os.X_OK):
         raise Unmeasured(f"no carousel executable at {path}")
