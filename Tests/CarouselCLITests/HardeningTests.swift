@@ -558,19 +558,8 @@ struct HardeningTests {
     func leftoversOfAKilledRunAreRemovedByTheNext(_ command: String) throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
         let output = command == "render" ? "keep.gif" : "frames-out"
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = [command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"]
-        process.currentDirectoryURL = w.url
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let process = try Self.signalWhileWriting(command, output: output, in: w, signal: SIGKILL)
         let left = w.leftovers
         #expect(process.terminationReason == .uncaughtSignal && left.count == 1, "\(left)")
         let then = timeval(tv_sec: time(nil) - 120, tv_usec: 0)
@@ -580,28 +569,32 @@ struct HardeningTests {
         #expect(w.leftovers.isEmpty, "\(w.leftovers)")
     }
 
-    /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129.
-    @Test(SlowTests.rendersAtLength, arguments: [(SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames")])
-    func signalsCleanUp(_ signalNumber: Int32, _ command: String) throws {
-        let w = try Workspace()
-        defer { w.remove() }
-        let binary = try #require(CLI.binary)
-        let output = command == "render" ? "keep.gif" : "frames-out"
-        let before = w.data("keep.gif")
+    /// Starts a long `command` (`render` or `frames`) writing `output` in `w`, sends it `signal`
+    /// once its temporary output exists, and waits for it to end.
+    static func signalWhileWriting(_ command: String, output: String, in w: Workspace, signal: Int32) throws -> Process {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = try #require(CLI.binary)
         process.arguments = [command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"]
         process.currentDirectoryURL = w.url
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Wait until the temporary output exists, then signal.
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
-        let sawTemporary = !w.leftovers.isEmpty
-        kill(process.processIdentifier, signalNumber)
+        #expect(!w.leftovers.isEmpty, "the run was signalled while writing")
+        kill(process.processIdentifier, signal)
         process.waitUntilExit()
-        #expect(sawTemporary, "the run was signalled while writing")
+        return process
+    }
+
+    /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129.
+    @Test(SlowTests.rendersAtLength, arguments: [(SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames")])
+    func signalsCleanUp(_ signalNumber: Int32, _ command: String) throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let output = command == "render" ? "keep.gif" : "frames-out"
+        let before = w.data("keep.gif")
+        let process = try Self.signalWhileWriting(command, output: output, in: w, signal: signalNumber)
         #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signalNumber)
         #expect(w.leftovers.isEmpty, "no temporary output left: \(w.leftovers)")
         #expect(w.data("keep.gif") == before && !w.exists("frames-out"), "the target is untouched")
