@@ -282,27 +282,24 @@ struct CarouselSnapshotTests {
     /// second snapshot, failing after a first that passed, writes `<test>.2/`, beside its
     /// reference `<name>.2.png`. Before, the folder counted failures and was `<test>.1/`.
     @Test func failureFolderTakesItsReferencesNumber() throws {
-        let path = try Self.secondSnapshotsFailure { folder, carousel in
-            verifySnapshot(of: carousel, as: .frame(at: 0), record: .never, snapshotDirectory: folder, testName: "banner")
+        let folder = try Self.twoReferences()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func verify(_ carousel: Carousel) -> String? {
+            verifySnapshot(of: carousel, as: .frame(at: 0), record: .never, snapshotDirectory: folder.path, testName: "banner")
         }
-        #expect(path.contains("/carousel-snapshots/CarouselSnapshotTests/failureFolderTakesItsReferencesNumber.2/"), "\(path)")
+        #expect(verify(try Self.carousel()) == nil)
+        let message = try #require(verify(try Self.carousel(current: RGBA(r: 255, g: 0, b: 0))))
+        #expect(message.contains("/carousel-snapshots/CarouselSnapshotTests/failureFolderTakesItsReferencesNumber.2/difference.png"),
+                "\(message)")
     }
 
-    /// References `banner.1.png` and `banner.2.png` of the carousel's first frame in a fresh
-    /// folder; `verify` passes the carousel, then fails a recoloured one, and the second
-    /// failure's difference image is returned (its path).
-    static func secondSnapshotsFailure(_ verify: (_ folder: String, _ carousel: Carousel) -> String?) throws -> String {
+    /// A fresh folder holding `banner.1.png` and `banner.2.png`, each the carousel's first frame.
+    static func twoReferences() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-references-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let frame = try PNGCodec.encode(try carousel().frame(at: 0))
         for n in 1...2 { try frame.write(to: folder.appendingPathComponent("banner.\(n).png")) }
-        #expect(verify(folder.path, try carousel()) == nil)
-        let message = try #require(verify(folder.path, try carousel(current: RGBA(r: 255, g: 0, b: 0))))
-        let line = try #require(message.split(separator: "\n").first { $0.hasPrefix("Difference: ") })
-        let path = line.dropFirst("Difference: ".count).trimmingCharacters(in: .whitespaces)
-        #expect(FileManager.default.fileExists(atPath: path))
-        return path
+        return folder
     }
 
     /// A failing comparison says what differs and writes reference, actual and difference images.

@@ -40,11 +40,8 @@ final class CarouselXCTests: XCTestCase {
     /// A failure's folder takes the number of the reference it was compared with: the second
     /// snapshot, failing after a first that passed, writes `testAFailureFolderTakesItsReferencesNumber.2/`.
     func testAFailureFolderTakesItsReferencesNumber() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-references-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try CarouselSnapshotTests.twoReferences()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let frame = try PNGCodec.encode(try CarouselSnapshotTests.carousel().frame(at: 0))
-        for n in 1...2 { try frame.write(to: folder.appendingPathComponent("banner.\(n).png")) }
         let strategy = Snapshotting<Carousel, RGBAImage>.frame(at: 0)
         func verify(_ carousel: Carousel) -> String? {
             verifySnapshot(of: carousel, as: strategy, record: .never, snapshotDirectory: folder.path, testName: "banner")
