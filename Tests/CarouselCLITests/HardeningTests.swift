@@ -572,8 +572,9 @@ struct HardeningTests {
     /// Starts a long `command` (`render` or `frames`) writing `output` in `w`, sends it `signal`
     /// once its temporary output exists, and waits for it to end.
     static func signalWhileWriting(_ command: String, output: String, in w: Workspace, signal: Int32) throws -> Process {
+        let binary = try #require(CLI.binary)
         let process = Process()
-        process.executableURL = try #require(CLI.binary)
+        process.executableURL = binary
         process.arguments = [command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"]
         process.currentDirectoryURL = w.url
         process.standardOutput = FileHandle.nullDevice
