@@ -220,7 +220,7 @@ public enum AtomicOutput {
                 let candidate = directory + "/" + Leftovers.stem(of: base, isFolder: false) + randomSuffix()
                 fd = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
                 if fd >= 0 {
-                    _ = flock(fd, LOCK_EX | LOCK_NB)
+                    Leftovers.lock(fd)
                     return candidate
                 }
                 if errno != EEXIST {

@@ -36,12 +36,20 @@ enum Leftovers {
         "." + Paths.prefix(name, bytes: Paths.nameLimit - (isFolder ? 30 : 17)) + ".carousel-"
     }
 
-    /// Locks the temporary at `path` for as long as the descriptor returned stays open;
-    /// -1 where it cannot be opened to read (it is then left to the ``minimumAge`` rule).
+    /// Locks the temporary open on `fd` for as long as it stays open (a file's, or one
+    /// ``hold(_:)`` opened); false where the file system refuses the lock, the temporary
+    /// then left to the ``minimumAge`` rule.
+    @discardableResult
+    static func lock(_ fd: Int32) -> Bool {
+        flock(fd, LOCK_EX | LOCK_NB) == 0
+    }
+
+    /// Locks the temporary at `path` (a folder) for as long as the descriptor returned stays
+    /// open; -1 where it cannot be opened to read or locked.
     static func hold(_ path: String) -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return -1 }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard lock(fd) else {
             close(fd)
             return -1
         }
@@ -62,8 +70,7 @@ enum Leftovers {
         let start = Array(stem.utf8)
         while let entry = readdir(listing) {
             // The stem's bytes first, without making a string of every name: a folder such as
-            // /tmp may hold tens of thousands (14,607 here: a decoded string each took 5 to 6
-            // ms of a run writing there).
+            // /tmp may hold tens of thousands.
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> String? in
                 guard bytes.count > start.count, memcmp(bytes.baseAddress!, start, start.count) == 0 else { return nil }
                 return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -84,7 +91,7 @@ enum Leftovers {
             // The one looked at, not another put in its place meanwhile; no run still holds it.
             var opened = stat()
             guard fstat(fd, &opened) == 0, opened.st_dev == info.st_dev, opened.st_ino == info.st_ino,
-                  flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+                  lock(fd) else { continue }
             if kind == S_IFDIR {
                 removeFramesFolder(path)
             } else {
