@@ -204,6 +204,20 @@ struct CarouselCommand: ParsableCommand {
         return nil
     }
 
+    /// A flag given an empty value (`--quiet=`, `--no-lossless=`), or nil. The argument parser
+    /// refuses `--quiet=false` and `--quiet=1` but takes `--quiet=` for the flag itself, so a
+    /// value cut short in a script (`--quiet=$QUIET` with the variable unset) turned the flag on
+    /// without a word. Only a word of its own counts, as in ``helpCluster(_:)``.
+    static func emptyFlagValue(_ arguments: [String]) -> String? {
+        let flags = [OptionKey.quiet, .lossless].flatMap { [$0.flag, "--no-" + $0.flag.dropFirst(2)] }
+        let bytes = arguments.map { Array($0.utf8) }
+        for (k, argument) in arguments.enumerated()
+        where argument.hasSuffix("=") && flags.contains(String(argument.dropLast())) && role(of: k, in: bytes) == .word {
+            return "the option '\(argument.dropLast())' does not take any value, but an empty one was given"
+        }
+        return nil
+    }
+
     /// Levenshtein distance between `a` and `b`, by characters.
     private static func editDistance(_ a: String, _ b: String) -> Int {
         var row = Array(0...b.count)
@@ -235,6 +249,7 @@ struct CarouselCommand: ParsableCommand {
         if let cluster = helpCluster(arguments) {
             return Outcome(status: 64, error: "unknown option '\(cluster.escapingControlCharacters)'")
         }
+        if let refusal = emptyFlagValue(arguments) { return Outcome(status: 64, error: refusal) }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

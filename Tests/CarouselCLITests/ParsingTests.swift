@@ -43,6 +43,24 @@ struct ParsingTests {
             == "--lossless: applies to WebP only, not gif")
     }
 
+    /// A flag with an empty value (`--quiet=`, as `--quiet=$UNSET` expands) is refused as
+    /// `--quiet=false` is, naming the flag, where the argument parser took it for the flag.
+    /// The same text as an option's value or after `--` is left to what takes it.
+    @Test func emptyFlagValuesAreRefused() {
+        let never = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-never-\(UUID().uuidString).gif").path
+        defer { try? FileManager.default.removeItem(atPath: never) }
+        for flag in ["--quiet", "--no-quiet", "--lossless", "--no-lossless"] {
+            let outcome = CarouselCommand.execute(["render", flag + "=", "--size", "32x18", "--script", "hold 0.1", "-o", never])
+            #expect(outcome.status == 64)
+            #expect(outcome.error == "the option '\(flag)' does not take any value, but an empty one was given")
+        }
+        #expect(CarouselCommand.emptyFlagValue(["render", "--script-file", "--quiet="]) == nil)
+        #expect(CarouselCommand.emptyFlagValue(["render", "--", "--quiet="]) == nil)
+        #expect(CarouselCommand.emptyFlagValue(["render", "--quiet=x"]) == nil)
+        #expect(CarouselCommand.emptyFlagValue(["render", "--quiet", "--dots="]) == nil)
+        #expect(!FileManager.default.fileExists(atPath: never))
+    }
+
     @Test func defaultsAreTheSpecs() throws {
         let o = try options(["render"])
         #expect(o == CarouselOptions())
