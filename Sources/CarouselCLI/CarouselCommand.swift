@@ -233,9 +233,11 @@ struct CarouselCommand: ParsableCommand {
 
     /// The argument parser's line in the words of carousel's own: a sentence's first word in
     /// lowercase, a suggestion after a semicolon (`unknown option '--bogus'; did you mean
-    /// '--dots'?`, not `Unknown option '--bogus'. Did you mean '--dots'?`).
+    /// '--dots'?`, not `Unknown option '--bogus'. Did you mean '--dots'?`), and no full stop
+    /// at the end (`... but 'false' was specified`), as carousel's own lines have none.
     static func parserLine(_ line: String) -> String {
-        line.replacing(". Did you mean ", with: "; did you mean ").sentenceInLowercase
+        let line = line.hasSuffix(".") && !line.hasSuffix("..") ? String(line.dropLast()) : line
+        return line.replacing(". Did you mean ", with: "; did you mean ").sentenceInLowercase
     }
 
     /// Runs `arguments` in process and reports the outcome instead of exiting.

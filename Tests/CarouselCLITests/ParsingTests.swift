@@ -54,6 +54,10 @@ struct ParsingTests {
             #expect(outcome.status == 64)
             #expect(outcome.error == "the option '\(flag)' does not take any value, but an empty one was given")
         }
+        // The parser's own refusal of a value, without its full stop, as carousel's lines have none.
+        let valued = CarouselCommand.execute(["render", "--quiet=false", "--size", "32x18", "--script", "hold 0.1", "-o", never])
+        #expect(valued.status == 64)
+        #expect(valued.error == "the option '--quiet' does not take any value, but 'false' was specified")
         #expect(CarouselCommand.emptyFlagValue(["render", "--script-file", "--quiet="]) == nil)
         #expect(CarouselCommand.emptyFlagValue(["render", "--", "--quiet="]) == nil)
         #expect(CarouselCommand.emptyFlagValue(["render", "--quiet=x"]) == nil)
