@@ -13,10 +13,17 @@ public struct ImageComparison: Sendable {
     public var mismatch: String? { mismatch(noun: "frame") }
     /// The two sizes, where they differ (the reference's width 0 where it could not be read).
     private let sizes: (reference: (width: Int, height: Int), actual: (width: Int, height: Int))?
+    /// The channel distance ``differingPixels`` were counted beyond: the `channel` of the
+    /// tolerance the comparison was made with.
+    private let channel: Int
 
-    /// Compares `actual` with `reference`.
+    /// Compares `actual` with `reference`, counting the pixels that differ by more than
+    /// `tolerance`'s `channel`. ``matches(_:)`` and ``summary(_:)`` take the share of pixels
+    /// allowed from the tolerance they are given; ``summary(_:)`` names the channel counted
+    /// with here.
     public init(reference: RGBAImage, actual: RGBAImage, tolerance: FrameTolerance) {
         totalPixels = actual.width * actual.height
+        channel = tolerance.channel
         guard reference.width == actual.width, reference.height == actual.height else {
             differingPixels = totalPixels
             largest = (255, 0, 0)
@@ -41,14 +48,28 @@ public struct ImageComparison: Sendable {
     func mismatch(noun: String) -> String? {
         guard let sizes else { return nil }
         let (r, a) = sizes
-        return r.width == 0 ? "the reference could not be read as a PNG"
+        return r.width == 0 ? "the reference could not be read as a PNG (not a PNG, damaged, or past 2^28 pixels)"
             : "the reference is \(r.width)x\(r.height), the \(noun) is \(a.width)x\(a.height)"
     }
 
     /// Whether the frame matches under `tolerance`; never under a tolerance whose `pixels`
     /// lies outside 0...1 (``summary(_:)`` then says so).
     public func matches(_ tolerance: FrameTolerance) -> Bool {
-        tolerance.problem == nil && mismatch == nil && Double(differingPixels) <= tolerance.pixels * Double(totalPixels)
+        tolerance.problem == nil && mismatch == nil && differingPixels <= allowed(tolerance)
+    }
+
+    /// The most pixels `tolerance` lets differ: the largest count whose share of
+    /// ``totalPixels`` is at most its `pixels`. Worked out from the share each count makes
+    /// rather than from `pixels` times the total, which rounds below a whole count the share
+    /// names (0.29 of 100 pixels is 28.999999999999996 in floating point, where 29 of 100 is
+    /// exactly the share 0.29).
+    private func allowed(_ tolerance: FrameTolerance) -> Int {
+        guard totalPixels > 0, tolerance.problem == nil else { return 0 }
+        let total = Double(totalPixels)
+        var count = min(totalPixels, Int((tolerance.pixels * total).rounded(.down)))
+        while count < totalPixels && Double(count + 1) / total <= tolerance.pixels { count += 1 }
+        while count > 0 && Double(count) / total > tolerance.pixels { count -= 1 }
+        return count
     }
 
     /// One line saying what differs.
@@ -67,9 +88,9 @@ public struct ImageComparison: Sendable {
         let share = totalPixels == 0 ? 0 : 100 * Double(differingPixels) / Double(totalPixels)
         // The count allowed as well as the share: two decimals of a share alone can show a
         // failure at the limit (58 of 57600 pixels, 0.10%, where 0.10% allows 57).
-        let allowed = Int((tolerance.pixels * Double(totalPixels)).rounded(.down))
+        let allowed = allowed(tolerance)
         return "\(subject) differs from its reference\(context): \(differingPixels) of \(totalPixels) pixels "
-            + "(\(String(format: "%.2f", share))%) differ by more than \(tolerance.channel) levels "
+            + "(\(String(format: "%.2f", share))%) differ by more than \(channel) levels "
             + "(allowed: \(allowed == 0 ? "none" : "\(allowed), \(String(format: "%.2f", 100 * tolerance.pixels))%")); "
             + "the largest difference is \(largest.difference) levels at \(place(largest.x, largest.y))."
     }

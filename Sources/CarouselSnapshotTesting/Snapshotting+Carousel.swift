@@ -16,9 +16,11 @@ extension Snapshotting where Value == Carousel, Format == RGBAImage {
     /// as a test failure where the strategy is made.
     ///
     /// `filePath` and `function`, where the strategy is made, name the folder of a failure's
-    /// images under XCTest (Swift Testing names the running test itself). A helper that makes
-    /// the strategy for its callers passes theirs on, as it passes `testName` to
-    /// `assertSnapshot`: `.frame(at: t, filePath: file, function: testName)`.
+    /// images under XCTest (Swift Testing names the running test itself), and `fileID`,
+    /// `filePath`, `line` and `column` place a failure found as it is made. A helper that
+    /// makes the strategy for its callers passes theirs on, as it passes them to
+    /// `assertSnapshot`: `.frame(at: t, fileID: fileID, filePath: file, function: testName,
+    /// line: line, column: column)`.
     public static func frame(at time: MediaTime, tolerance: FrameTolerance = .exact,
                              fileID: StaticString = #fileID, filePath: StaticString = #filePath,
                              function: String = #function,
@@ -90,8 +92,8 @@ extension Snapshotting where Value == RGBAImage, Format == RGBAImage {
         let diffing = Diffing<RGBAImage>.rgbaImage(tolerance: tolerance, rows: rows, subject: subject, checkedAtSnapshot: true, place: place)
         return Snapshotting(pathExtension: "png", diffing: diffing) { image in
             ArtifactCounter.shared.took(place)
-            if let problem = tolerance.problem {
-                // Said where the strategy is made, on the run that records the reference too.
+            // Said where the strategy is made, on the run that records the reference too.
+            if let problem = tolerance.problem ?? referenceSizeProblem(width: image.width, height: image.height, subject: subject) {
                 reportFailure(problem, fileID: fileID, filePath: filePath, line: line, column: column)
             }
             return image
@@ -115,7 +117,7 @@ extension Diffing where Value == RGBAImage {
                           place: ArtifactPlace) -> Diffing {
         .diff(
             toData: { image in (try? PNGCodec.encode(image)) ?? Data() },
-            fromData: { data in (try? PNGCodec.decode(data)) ?? RGBAImage(width: 0, height: 0) },
+            fromData: { data in (try? PNGCodec.decode(data, maximumPixels: referencePixels)) ?? RGBAImage(width: 0, height: 0) },
             diffV2: { reference, actual in
                 if let problem = tolerance.problem { return checkedAtSnapshot ? nil : (problem, []) }
                 let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
@@ -135,6 +137,21 @@ extension Diffing where Value == RGBAImage {
 
 /// What a failure calls the image compared: a carousel's frame (or contact sheet of frames),
 /// its strip, or any image.
+/// The most pixels a PNG reference is read back with: 2^28, 1 GiB of RGBA, as an animation's
+/// (``APNGDecoder/maximumPixels``); a contact sheet of 358 frames of 1125x665. PNG decoding
+/// elsewhere stops at 2^26 (``PNGCodec/maximumPixels``), which a contact sheet of 86 such
+/// frames passes: it was recorded, then never read back.
+let referencePixels = APNGDecoder.maximumPixels
+
+/// Why an image of `width` x `height` cannot be a reference, or nil: past ``referencePixels``,
+/// it would be recorded and then never read back.
+func referenceSizeProblem(width: Int, height: Int, subject: ImageSubject) -> String? {
+    let (product, overflow) = width.multipliedReportingOverflow(by: height)
+    guard overflow || product > referencePixels else { return nil }
+    return "\(subject.name) is \(width)x\(height), past the \(referencePixels) pixels (2^28) a reference "
+        + "is read back with; snapshot fewer frames at a time"
+}
+
 struct ImageSubject: Sendable {
     /// How the failure's line starts.
     let name: String
@@ -245,33 +262,95 @@ func sanitizedName(_ name: String) -> String {
 /// (`testFirstPage.2/` beside `testFirstPage.2.png`). A diffing used without its strategy
 /// sees no snapshots taken, and counts its failures instead.
 ///
+/// Under XCTest the counts start again when each test case finishes, as swift-snapshot-testing's
+/// do (its `CleanCounterBetweenTestCases`), so a test run again in one process (`xcodebuild
+/// -test-iterations`, a retry of a failure) numbers its folders from 1 again, as it does its
+/// references. Swift Testing's counts are kept for the process, as swift-snapshot-testing keeps
+/// them outside its `.snapshots` trait.
+///
 /// `@unchecked Sendable` is safe: the counts are only touched while holding `lock`.
 final class ArtifactCounter: @unchecked Sendable {
     static let shared = ArtifactCounter()
     private let lock = NSLock()
     private var snapshots: [String: Int] = [:], failures: [String: Int] = [:]
+    /// The keys counted outside Swift Testing, which ``reset()`` forgets.
+    private var underXCTest: Set<String> = []
+    private var observing = false
+    /// Whether the observer that calls ``reset()`` has been added.
+    var isObservingTestCases: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return observing
+    }
 
     /// The running test (or `place`) has taken one more snapshot.
     func took(_ place: ArtifactPlace) {
         let key = Self.key(place)
+        let xctest = !Self.inSwiftTesting
+        if xctest { observeTestCases() }
         lock.lock()
         defer { lock.unlock() }
         snapshots[key, default: 0] += 1
+        if xctest { underXCTest.insert(key) }
+    }
+
+    /// Forgets the counts made outside Swift Testing: an XCTest test case has finished.
+    func reset() {
+        lock.lock()
+        defer { lock.unlock() }
+        for key in underXCTest {
+            snapshots[key] = nil
+            failures[key] = nil
+        }
+        underXCTest = []
+    }
+
+    /// Whether a Swift Testing test is running.
+    private static var inSwiftTesting: Bool {
+        #if canImport(Testing)
+        return Test.current != nil
+        #else
+        return false
+        #endif
+    }
+
+    /// Adds the observer that calls ``reset()`` after each XCTest test case, once. XCTest runs
+    /// its tests on the main thread, where observers are added; elsewhere none is added.
+    private func observeTestCases() {
+        guard Thread.isMainThread else { return }
+        lock.lock()
+        let first = !observing
+        observing = true
+        lock.unlock()
+        guard first else { return }
+        MainActor.assumeIsolated {
+            XCTestObservationCenter.shared.addTestObserver(TestCaseEnd())
+        }
     }
 
     /// The number of the folder for a failed comparison in the running test (or `place`).
     func number(for place: ArtifactPlace) -> Int {
         let key = Self.key(place)
+        let xctest = !Self.inSwiftTesting
+        if xctest { observeTestCases() }
         lock.lock()
         defer { lock.unlock() }
         if let taken = snapshots[key] { return taken }
         failures[key, default: 0] += 1
+        if xctest { underXCTest.insert(key) }
         return failures[key, default: 1]
     }
 
     private static func key(_ place: ArtifactPlace) -> String {
         let (file, test) = currentTest(or: place)
         return file + "/" + test
+    }
+}
+
+/// Resets ``ArtifactCounter`` when an XCTest test case finishes.
+final class TestCaseEnd: NSObject, XCTestObservation, @unchecked Sendable {
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        ArtifactCounter.shared.reset()
     }
 }
 

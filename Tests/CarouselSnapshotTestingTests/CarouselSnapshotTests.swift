@@ -101,7 +101,82 @@ struct CarouselSnapshotTests {
         let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
         #expect(!comparison.matches(tolerance))
         #expect(comparison.summary(tolerance).contains("58 of 57600 pixels (0.10%) differ by more than 2 levels (allowed: 57, 0.10%)"))
-        #expect(comparison.summary(.exact).contains("differ by more than 0 levels (allowed: none)"))
+        // The channel named is the one the pixels were counted with, whatever tolerance is
+        // handed to the summary afterwards.
+        #expect(comparison.summary(.exact).contains("58 of 57600 pixels (0.10%) differ by more than 2 levels (allowed: none)"))
+    }
+
+    /// A share allows every count whose share it is: 29 of 100 pixels under `pixels: 0.29`,
+    /// where 0.29 times 100 is 28.999999999999996 in floating point.
+    @Test func aShareAllowsTheCountItNames() {
+        let reference = RGBAImage(width: 10, height: 10, fill: RGBA(r: 100, g: 100, b: 100))
+        for (share, allowed) in [(0.29, 29), (0.07, 7), (0.57, 57), (1.0, 100), (0.0, 0), (0.295, 29)] {
+            let tolerance = FrameTolerance(pixels: share)
+            for differing in [allowed, allowed + 1] where differing <= 100 {
+                var actual = reference
+                for i in 0..<differing { actual[i % 10, i / 10] = RGBA(r: 0, g: 0, b: 0) }
+                let comparison = ImageComparison(reference: reference, actual: actual, tolerance: tolerance)
+                #expect(comparison.matches(tolerance) == (differing == allowed), "\(differing) of 100 under \(share)")
+                if differing > allowed {
+                    let said = allowed == 0 ? "(allowed: none)" : "(allowed: \(allowed), "
+                    #expect(comparison.summary(tolerance).contains(said), "\(comparison.summary(tolerance))")
+                }
+            }
+        }
+    }
+
+    /// A PNG reference is read back up to 2^28 pixels, as an animation's is: a contact sheet
+    /// past the 2^26 of PNG decoding elsewhere (86 frames of 1125x665) was recorded, then never
+    /// read back. An image past 2^28 is refused where the strategy is made.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CAROUSEL_SLOW_TESTS"] == "1",
+                   "encodes and decodes a picture of 2^26 pixels; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"))
+    func referencesPastPNGDecodingsLimitAreReadBack() throws {
+        let big = RGBAImage(width: 8193, height: 8193)
+        #expect(big.width * big.height > PNGCodec.maximumPixels)
+        let data = try PNGCodec.encode(big)
+        let read = Diffing<RGBAImage>.rgbaImage().fromData(data)
+        #expect(read.width == 8193 && read.height == 8193)
+    }
+
+    /// A helper written as the documentation shows passes its caller's place on, and a failure
+    /// found as the strategy is made (a time outside the timeline) is reported there, not at
+    /// the helper's own line.
+    @Test func aHelpersStrategyFailsAtItsCallersPlace() throws {
+        let carousel = try Self.carousel()
+        func strategy(at time: MediaTime, fileID: StaticString = #fileID, file: StaticString = #filePath,
+                      testName: String = #function, line: UInt = #line, column: UInt = #column) -> Snapshotting<Carousel, RGBAImage> {
+            .frame(at: time, fileID: fileID, filePath: file, function: testName, line: line, column: column)
+        }
+        let caller = #line + 1
+        let made = strategy(at: 100)
+        let issues = IssueCount()
+        withKnownIssue {
+            made.snapshot(carousel).run { _ in }
+        } matching: { issue in
+            issues.add(at: issue.sourceLocation)
+            return true
+        }
+        let places = issues.places
+        #expect(issues.value == 1 && places.count == 1)
+        #expect(places.first?.line == caller)
+        #expect(places.first?.fileID == #fileID)
+    }
+
+    /// The end of an XCTest test case leaves a Swift Testing test's count alone.
+    @Test func theEndOfAnXCTestCaseLeavesSwiftTestingsCounts() {
+        let place = ArtifactPlace(filePath: #filePath, function: #function)
+        ArtifactCounter.shared.took(place)
+        ArtifactCounter.shared.took(place)
+        ArtifactCounter.shared.reset()
+        #expect(ArtifactCounter.shared.number(for: place) == 2)
+    }
+
+    @Test func imagesPastWhatReferencesAreReadBackWithAreRefused() {
+        #expect(referenceSizeProblem(width: 1 << 14, height: 1 << 14, subject: .frame) == nil)
+        #expect(referenceSizeProblem(width: 1125, height: 665 * 358, subject: .frame) == nil)
+        #expect(referenceSizeProblem(width: 1125, height: 665 * 359, subject: .frame)
+            == "Carousel frame is 1125x238735, past the 268435456 pixels (2^28) a reference is read back with; snapshot fewer frames at a time")
+        #expect(referenceSizeProblem(width: .max, height: 2, subject: .strip) != nil)
     }
 
     /// A tolerance that is not a share, or an animation past its limit, fails the test where
@@ -347,7 +422,14 @@ struct CarouselSnapshotTests {
 /// Issues counted from a known-issue matcher, which may run on any thread.
 private final class IssueCount: @unchecked Sendable {
     private let lock = NSLock()
-    private var count = 0
+    private var count = 0, located: [SourceLocation] = []
     var value: Int { lock.withLock { count } }
-    func add() { lock.withLock { count += 1 } }
+    /// Where the issues counted with a place were recorded.
+    var places: [SourceLocation] { lock.withLock { located } }
+    func add(at place: SourceLocation? = nil) {
+        lock.withLock {
+            count += 1
+            if let place { located.append(place) }
+        }
+    }
 }

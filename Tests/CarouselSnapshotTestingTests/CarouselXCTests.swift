@@ -1,5 +1,5 @@
 import Carousel
-import CarouselSnapshotTesting
+@testable import CarouselSnapshotTesting
 import Foundation
 import SnapshotTesting
 import XCTest
@@ -49,6 +49,21 @@ final class CarouselXCTests: XCTestCase {
         XCTAssertNil(verify(try CarouselSnapshotTests.carousel()))
         let message = try XCTUnwrap(verify(try CarouselSnapshotTests.carousel(current: RGBA(r: 255, g: 0, b: 0))))
         XCTAssertTrue(message.contains("/carousel-snapshots/CarouselXCTests/testAFailureFolderTakesItsReferencesNumber.2/"), message)
+    }
+
+    /// The folders' count starts again when a test case finishes, as swift-snapshot-testing's
+    /// count of references does, so a test run again in one process (`-test-iterations`, a
+    /// retry) writes `<test>.1/` again beside `<test>.1.png`. The first snapshot taken under
+    /// XCTest adds the observer that does it.
+    func testTheCountStartsAgainAfterATestCase() {
+        let place = ArtifactPlace(filePath: #filePath, function: "countStartsAgain")
+        ArtifactCounter.shared.took(place)
+        ArtifactCounter.shared.took(place)
+        XCTAssertTrue(ArtifactCounter.shared.isObservingTestCases)
+        XCTAssertEqual(ArtifactCounter.shared.number(for: place), 2)
+        TestCaseEnd().testCaseDidFinish(self)
+        ArtifactCounter.shared.took(place)
+        XCTAssertEqual(ArtifactCounter.shared.number(for: place), 1)
     }
 
     /// A helper as a suite might write one: the strategy made for its caller.
