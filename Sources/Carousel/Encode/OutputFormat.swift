@@ -88,7 +88,8 @@ extension Carousel {
     /// Writes the animation in `format` to `path` atomically. Without `format`, the options'
     /// ``CarouselOptions/format`` is taken, as `render --format` is; without either, the
     /// format the extension names (GIF when the name has none). A `path` of `-` is standard
-    /// output, as on the command line.
+    /// output, as on the command line, and takes a GIF when no format is named (where the
+    /// command line asks for `--format`). An empty `path` is refused.
     public func write(toFile path: String, format: OutputFormat? = nil,
                       progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         guard let format = format ?? options.format ?? OutputFormat(path: path) else {

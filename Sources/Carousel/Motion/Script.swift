@@ -87,7 +87,9 @@ public struct Script: Equatable, Sendable {
     /// Where the script came from (`script`, a file name, or as the command line names it), for error messages.
     public let source: String
     /// The file the script was read from (``load(path:name:)``), as its path was given; nil
-    /// for a script written inline or in Swift. An output may not overwrite it.
+    /// for a script written inline or in Swift. The command line refuses an output that would
+    /// overwrite it, as it refuses one over an input image or the config file; the library's
+    /// write methods take the path they are given.
     public private(set) var file: String?
 
     /// Two scripts are equal when their steps are: `hold 1500ms` as text equals

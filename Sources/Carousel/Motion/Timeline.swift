@@ -165,7 +165,9 @@ public struct Timeline: Equatable, Sendable {
     /// 1.4285714… s, read as 1,428,571 µs, where `floor` gave frame 9).
     public func frameIndex(at time: MediaTime, fps: Int) throws(CarouselError) -> Int {
         let count = frameCount(fps: fps)
-        guard time >= .zero, time < length || (count == 1 && time == .zero) else {
+        // A timeline shorter than half a frame has none (a `Carousel` refuses it; a `Timeline`
+        // made alone may be one): no time has a frame, not even 0.
+        guard count > 0, time >= .zero, time < length || (count == 1 && time == .zero) else {
             throw .timeOutsideTimeline(time, length: length)
         }
         // The last i with round(i * 10^6 / fps) <= t: i * 10^6 / fps < t + 1/2, that is

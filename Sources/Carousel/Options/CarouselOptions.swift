@@ -1,6 +1,8 @@
 /// Every option of a render, with the spec's defaults (spec section 5).
 ///
-/// Properties are named after their ``OptionKey``. The command line and the config
+/// Properties are named after their ``OptionKey``, but for the dots' and the touch
+/// indicator's, which are grouped in ``dots`` and ``touches`` (`dotSize` is `dots.size`,
+/// `dots` is `dots.placement`). The command line and the config
 /// file fill this value through ``set(_:to:context:)``; the library API may set the
 /// properties directly, and ``validate()`` then checks them with the same rules.
 public struct CarouselOptions: Equatable, Sendable {

@@ -1,8 +1,12 @@
 /// Every option of a render (spec section 5), by key: the one table behind
 /// ``CarouselOptions``, the JSON config file and the command-line flags.
 ///
-/// The raw value is the config file's key and the Swift name of the
-/// ``CarouselOptions`` property; ``flag`` is the command line's spelling; ``help``
+/// The raw value is the config file's key, and the Swift name of the ``CarouselOptions``
+/// property where there is one: the dots' and the touch indicator's keys name the
+/// properties of ``CarouselOptions/dots`` and ``CarouselOptions/touches`` (`dotSize` is
+/// `dots.size`, `dots` is `dots.placement`, `touches` is `touches.mode`), and `scriptFile`
+/// and `quiet` have none (a script file is read into ``CarouselOptions/script``; `quiet` is
+/// the command line's); ``flag`` is the command line's spelling; ``help``
 /// and ``valueName`` are what `--help` shows; ``expects`` is what an error says a
 /// value must look like. A new option is a new case here, a property of
 /// ``CarouselOptions``, and its parsing in `CarouselOptions+Set.swift`; the flag, the
@@ -28,7 +32,8 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The key's Swift name, as errors of the library API show it.
+    /// The key, as errors of the library API show it (``rawValue``: `dotSize` for
+    /// `options.dots.size`).
     public var description: String { rawValue }
 
     /// The placeholder `--help` shows for the value, e.g. `WxH`.

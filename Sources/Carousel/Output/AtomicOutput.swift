@@ -35,6 +35,9 @@ import Darwin
 public enum AtomicOutput {
     /// Runs `body` with a sink for `path`, then moves the result into place.
     public static func write(to path: String, _ body: (any ByteSink) throws(CarouselError) -> Void) throws(CarouselError) {
+        // An empty path names no file (the system resolves it to nothing: ENOENT), and its
+        // temporary would be made in the working folder under the name `.`.
+        if path.isEmpty { throw .output(path, "is empty; give a file name") }
         if path == "-" {
             try body(FileDescriptorSink(fd: STDOUT_FILENO, name: "<stdout>"))
             return
@@ -260,9 +263,15 @@ public enum AtomicOutput {
     /// Writes a folder of files atomically: built in a temporary folder beside `path`, then swapped in.
     ///
     /// An existing `path` is replaced only when it is empty or holds nothing but files
-    /// `isReplaceable` accepts (a previous run's output); otherwise it is an error.
+    /// `isReplaceable` accepts (a previous run's output); otherwise it is an error. An empty
+    /// `path`, which would name the working folder, and `-` are refused.
     public static func writeFolder(at path: String, isReplaceable: (String) -> Bool,
                                    _ body: (URL) throws(CarouselError) -> Void) throws(CarouselError) {
+        // An empty path would be taken from the working folder, which is then replaced when it
+        // is empty or holds only a previous output; `-` stands for standard output everywhere
+        // else, where no folder can go. Both are refused, as the command line refuses them.
+        if path.isEmpty { throw .output(path, "is empty; give a folder name") }
+        if path == "-" { throw .output(path, "is standard output, where a folder cannot go; give a folder name (./- for one named -)") }
         let fm = FileManager.default
         // Absolute, "." and ".." resolved: `-o .` renames the current folder by its name, not
         // ".", which cannot be renamed (EBUSY).

@@ -74,7 +74,8 @@ extension Carousel {
 
     /// Writes every frame as PNG and `frames.json` into the folder `path`, atomically: built
     /// beside it and swapped in. An existing folder is replaced only when it is empty or
-    /// holds a previous frames output.
+    /// holds a previous frames output. An empty `path` and `-` are refused, as the command
+    /// line refuses them.
     public func writeFrames(toFolder path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         try AtomicOutput.writeFolder(at: path, isReplaceable: FramesFolder.isOwnFile) { folder throws(CarouselError) in
             try FramesFolder.write(self, to: folder, name: path, progress: progress)

@@ -152,8 +152,10 @@ public struct Carousel: Sendable {
     /// Every touch indicator drawn in frame `index`, bottom first: fingers lifted before
     /// ``touch(index:)``'s and still fading, then that one.
     public func touches(index i: Int) -> [TouchPoint] {
+        // Out of range traps, as for every index, with or without an indicator.
+        let state = states[i]
         guard overlays.contains(where: { $0 is TouchIndicator }) else { return [] }
-        return options.touches.touches(in: overlayFrame(states[i], page: page(index: i)))
+        return options.touches.touches(in: overlayFrame(state, page: page(index: i)))
     }
 
     /// The rows of one frame made for ``samePixels(_:_:made:)``, kept for the next call.

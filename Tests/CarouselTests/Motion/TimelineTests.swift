@@ -87,6 +87,15 @@ struct TimelineTests {
         #expect(try timeline.frameIndex(at: MediaTime(microseconds: 1_428_570), fps: 7) == 9)
     }
 
+    /// A timeline shorter than half a frame has no frame, so no time has one: `frameIndex`
+    /// throws for 0 as for any time, where it gave -1. (A `Carousel` refuses such a script.)
+    @Test func aTimelineOfNoFramesHasNoFrameAtZero() throws {
+        let short = try Timeline(script: Script(steps: [.hold(MediaTime(microseconds: 10))]), count: 1, pitch: 1, hold: 2,
+                                 moveDuration: 0.3, easing: .linear)
+        #expect(short.frameCount(fps: 25) == 0)
+        #expect(throws: CarouselError.self) { try short.frameIndex(at: .zero, fps: 25) }
+    }
+
     /// A linear move puts every frame's offset `round(p * pitch)` where the spec says, half
     /// up, worked out in whole numbers: 0.58 of a page of 25 pixels is 14.5, which floating
     /// point gave as 14.499999999999998 (x0 14 for 15), and -3.5 rounds to -3. Every frame of

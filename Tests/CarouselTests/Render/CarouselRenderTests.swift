@@ -214,6 +214,18 @@ struct CarouselRenderTests {
         }
     }
 
+    /// `touch(index:)` and `touches(index:)` trap outside `0..<frameCount`, as the other index
+    /// methods do, with no gesture in the script too: before, they gave nil and [] there.
+    @Test func touchesOutsideTheFramesTrap() async {
+        await #expect(processExitsWith: .failure) {
+            let carousel = try Carousel(images: CarouselRenderTests.flatItems(2))
+            _ = carousel.touches(index: carousel.frameCount)
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = try Carousel(images: CarouselRenderTests.flatItems(2)).touch(index: -1)
+        }
+    }
+
     /// One page is a still (spec section 2) whatever the script: moves hold, and a finger's
     /// gestures draw no indicator over content that cannot scroll.
     @Test(arguments: [nil, "drag -50 0.3; release; hold 0.3", "swipe next; hold 0.5; drag 30; hold 0.2; release; next"])

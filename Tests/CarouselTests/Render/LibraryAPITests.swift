@@ -5,6 +5,21 @@ import Testing
 
 /// The public API as the README shows it.
 struct LibraryAPITests {
+    /// An empty path is refused by every write, and `-` by a folder's, as the command line
+    /// refuses them: `writeFrames(toFolder: "")` took the working folder for its output, and
+    /// replaced it when it was empty or held a previous frames output.
+    @Test func emptyPathsAndStandardOutputForAFolderAreRefused() throws {
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(2))
+        let empty = Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath))
+        #expect(throws: CarouselError.output("", "is empty; give a file name")) { try carousel.writeGIF(toFile: "") }
+        #expect(throws: CarouselError.output("", "is empty; give a file name")) { try carousel.write(toFile: "", format: .apng) }
+        #expect(throws: CarouselError.output("", "is empty; give a folder name")) { try carousel.writeFrames(toFolder: "") }
+        #expect(throws: CarouselError.output("-", "is standard output, where a folder cannot go; give a folder name (./- for one named -)")) {
+            try carousel.writeFrames(toFolder: "-")
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)) == empty)
+    }
+
     /// Files are decoded, fitted and dropped a core's worth at a time: the carousel is the one
     /// of the decoded pictures, the viewport the first file's size; the first file in order
     /// that cannot be read is named before any option is refused, as when every picture was
