@@ -57,7 +57,7 @@ struct CarouselPlugin: CommandPlugin {
             }
         }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Failure(status: process.terminationStatus)
+            throw Failure(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal)
         }
     }
 
@@ -73,9 +73,14 @@ struct CarouselPlugin: CommandPlugin {
     }
 
     /// The `carousel` run failed; it has said why on stderr.
+    /// carousel's exit status, or the signal that ended it (SIGKILL, as an out-of-memory kill
+    /// sends it; SIGINT, SIGTERM and SIGHUP it catches, and exits with 128 + the signal).
     struct Failure: Error, CustomStringConvertible {
         let status: Int32
-        var description: String { "carousel exited with status \(status)" }
+        var signalled = false
+        var description: String {
+            signalled ? "carousel was ended by signal \(status)" : "carousel exited with status \(status)"
+        }
     }
 
     /// Arguments the plugin cannot pass on, and why.
