@@ -129,8 +129,14 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// Earlier first.
     public static func < (a: MediaTime, b: MediaTime) -> Bool { a.microseconds < b.microseconds }
 
-    /// The sum of two times.
+    /// The sum of two times (trapping on overflow, as `Int`'s `+` does).
     public static func + (a: MediaTime, b: MediaTime) -> MediaTime {
         MediaTime(microseconds: a.microseconds + b.microseconds)
+    }
+
+    /// The difference of two times (trapping on overflow, as `Int`'s `-` does): `end - start`,
+    /// or a frame's time less a step's (`try carousel.frame(at: t - 0.04)`, the frame before).
+    public static func - (a: MediaTime, b: MediaTime) -> MediaTime {
+        MediaTime(microseconds: a.microseconds - b.microseconds)
     }
 }

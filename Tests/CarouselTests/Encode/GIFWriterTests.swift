@@ -33,6 +33,16 @@ struct GIFWriterTests {
         #expect(sink.data.last == 0x3B, "GIF trailer written once at the end")
     }
 
+    /// A delay is taken at the nearer end of the GIF's 16 bits.
+    @Test func delaysAreClampedToSixteenBits() throws {
+        let frames = Self.frames(count: 3)
+        let sink = MemorySink()
+        let writer = try GIFWriter(sink: sink, name: "t.gif", width: 24, height: 10, loop: .forever)
+        for (frame, delay) in zip(frames, [-1, Int.min, 70_000]) { try writer.write(frame, delay: delay) }
+        try writer.close()
+        #expect(try DecodedGIF([UInt8](sink.data)).delays == [0, 0, 65535])
+    }
+
     @Test func loopModes() {
         #expect(LoopMode("forever")?.netscapeCount == 0)
         #expect(LoopMode("once")?.netscapeCount == nil)

@@ -29,6 +29,14 @@ struct ScriptTests {
         #expect(MediaTime(parsing: text)?.microseconds == micros)
     }
 
+    /// Times add and subtract to the microsecond.
+    @Test func timesAddAndSubtract() {
+        let t: MediaTime = 2.15
+        #expect((t - 0.04).microseconds == 2_110_000)
+        #expect((t + 0.04 - t).microseconds == 40_000)
+        #expect((MediaTime.zero - 1.5).microseconds == -1_500_000)
+    }
+
     @Test(arguments: ["-1", "-0.5", "0x10", "1_0", "٣", "1.5m", "abc", "", "s", "S", "MS", "1e3", "nan", "3600.000001", "99999999999999999999", "1.5sS"])
     func badDurations(_ text: String) {
         #expect(MediaTime(parsing: text) == nil)

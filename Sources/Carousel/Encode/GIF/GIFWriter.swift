@@ -62,7 +62,9 @@ public struct GIFWriter: ~Copyable {
         }
     }
 
-    /// Writes one frame at (`left`, `top`) with its own colour table and a delay in centiseconds.
+    /// Writes one frame at (`left`, `top`) with its own colour table and a delay in centiseconds,
+    /// taken at the nearer end of 0...65535, the GIF's 16 bits (a negative delay was written as
+    /// its low 16 bits: -1 as 655.35 s).
     ///
     /// The local colour table is padded with black to a power of two (at least 2). The
     /// indices are compressed by `GIFLZW`, which writes what giflib's `EGifPutLine` would.
@@ -77,7 +79,7 @@ public struct GIFWriter: ~Copyable {
                           "a \(frame.width)x\(frame.height) frame at (\(left), \(top)) lies outside the \(width)x\(height) canvas")
         }
         var gcb = GraphicsControlBlock(DisposalMode: clearAfter ? DISPOSE_BACKGROUND : DISPOSE_DO_NOT, UserInputFlag: false,
-                                       DelayTime: Int32(min(delay, 65535)),
+                                       DelayTime: Int32(max(0, min(delay, 65535))),
                                        TransparentColor: Int32(frame.transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
         var extensionBytes = [UInt8](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&gcb, &extensionBytes)

@@ -5,7 +5,8 @@ public enum Dither: String, CaseIterable, Codable, Sendable {
     /// A 2x2 Bayer pattern over four palette entries whose mean approximates each colour,
     /// fixed to the content: colours the palette holds exactly stay clean. The GIF encoder
     /// leaves pixels at edges and in texture undithered, at their nearest entry, and lays the
-    /// four entries out one a row in moving frames, where they lie close together. The default.
+    /// four entries out one a row in moving frames, where they lie close together. The default
+    /// of ``CarouselOptions`` and ``GIFEncoder`` (a ``Quantizer`` made alone takes `none`).
     case ordered
     /// Floyd–Steinberg error diffusion, serpentine scan.
     case diffusion
