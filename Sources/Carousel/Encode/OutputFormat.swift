@@ -1,5 +1,5 @@
 /// The animated formats `render` writes (spec section 5b).
-public enum OutputFormat: String, CaseIterable, Sendable {
+public enum OutputFormat: String, CaseIterable, Sendable, Codable {
     /// GIF89a: every viewer plays it; 256 colours a frame, centisecond delays.
     case gif
     /// Animated WebP: full colour, lossy or lossless, millisecond delays; GitHub shows it in READMEs.

@@ -10,7 +10,7 @@ public enum ItemAlignment: String, CaseIterable, Codable, Sendable {
 }
 
 /// How many clones the padded strip gets on each side.
-public enum ClonePolicy: Equatable, Sendable, CustomStringConvertible {
+public enum ClonePolicy: Hashable, Sendable, CustomStringConvertible {
     /// The fewest the geometry needs, per side.
     case auto
     /// Exactly this many per side; an error if the geometry needs more.

@@ -7,7 +7,7 @@ import Foundation
 /// A timing curve E mapping progress 0...1 of a move to progress 0...1 of its distance.
 ///
 /// E(0) = 0 and E(1) = 1 exactly for every curve.
-public enum Easing: Equatable, Sendable, CustomStringConvertible {
+public enum Easing: Hashable, Sendable, CustomStringConvertible {
     /// Constant speed.
     case linear
     /// A CSS/Core Animation cubic Bézier through (0,0), (x1,y1), (x2,y2), (1,1).

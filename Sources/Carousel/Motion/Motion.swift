@@ -97,7 +97,7 @@ public enum Motion: Equatable, Sendable {
 }
 
 /// What a frame shows happening, as `frames.json` names it.
-public enum Phase: String, Sendable, Equatable, Codable {
+public enum Phase: String, Sendable, Hashable, Codable, CaseIterable {
     /// At rest, finger up.
     case hold
     /// A timer's move (`next`, `prev`, `goto`, autoplay).

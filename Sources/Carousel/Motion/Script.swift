@@ -61,7 +61,7 @@ public enum ScriptStep: Equatable, Sendable {
 }
 
 /// Which way a swipe goes.
-public enum SwipeDirection: String, Sendable, CaseIterable {
+public enum SwipeDirection: String, Sendable, CaseIterable, Codable {
     /// Towards the next page (the finger moves left).
     case next
     /// Towards the previous page (the finger moves right).

@@ -114,7 +114,7 @@ public struct CarouselOptions: Equatable, Sendable {
 }
 
 /// A width and height in pixels.
-public struct PixelSize: Equatable, Sendable {
+public struct PixelSize: Hashable, Sendable {
     /// Width.
     public var width: Int
     /// Height.

@@ -48,7 +48,7 @@ public struct OverlayFrame: Sendable {
 }
 
 /// A box of pixels, `x0 ..< x1` by `y0 ..< y1`.
-public struct PixelBox: Equatable, Sendable {
+public struct PixelBox: Hashable, Sendable {
     /// Left column.
     public let x0: Int
     /// Top row.

@@ -5,6 +5,18 @@ import Testing
 
 /// The public API as the README shows it.
 struct LibraryAPITests {
+    /// The value types go in sets and dictionaries, and the enums of words encode as their words,
+    /// as their siblings (`RGBA`, `MediaTime`, `Dither`, `FitMode`) do.
+    @Test func valueTypesAreHashableAndTheirWordsCodable() throws {
+        #expect(Set([PixelSize(width: 640, height: 360), PixelSize(width: 640, height: 360)]).count == 1)
+        #expect(Set([Easing.easeInOut, .cubicBezier(0.42, 0, 0.58, 1), .spring(damping: 0.5, response: 0.6)]).count == 2)
+        #expect(Set([ClonePolicy.auto, .set, .auto]).count == 2)
+        #expect(Phase.allCases == [.hold, .move, .drag, .settle])
+        let words = try JSONEncoder().encode([OutputFormat.webp])
+        #expect(String(decoding: words, as: UTF8.self) == "[\"webp\"]")
+        #expect(try JSONDecoder().decode([SwipeDirection].self, from: Data("[\"prev\"]".utf8)) == [.prev])
+    }
+
     /// An empty path is refused by every write, and `-` by a folder's, as the command line
     /// refuses them: `writeFrames(toFolder: "")` took the working folder for its output, and
     /// replaced it when it was empty or held a previous frames output.
