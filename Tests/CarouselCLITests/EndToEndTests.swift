@@ -21,10 +21,11 @@ struct EndToEndTests {
         Bad(arguments: ["render", "missing.png"], status: 1, says: "missing.png: no such file or folder"),
         Bad(arguments: ["render", "empty"], status: 1, says: "empty: folder has no .png files"),
         Bad(arguments: ["render", ""], status: 1, says: "error: \"\" (an empty name): no such file or folder"),
-        Bad(arguments: ["render", "imgs", "--config", ""], status: 1, says: "error: \"\" (an empty name): no such file or folder"),
+        Bad(arguments: ["render", "imgs", "--config", ""], status: 1, says: "error: \"\" (an empty name): cannot read config file: no such file or folder"),
         Bad(arguments: ["render", "imgs", "--script-file", ""], status: 1, says: "error: \"\" (an empty name): cannot read script file"),
         Bad(arguments: ["render", "imgs", "--script-file", "imgs"], status: 1, says: "imgs: cannot read script file"),
-        Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: no such file or folder"),
+        Bad(arguments: ["render", "imgs", "--config", "missing.json"], status: 1, says: "missing.json: cannot read config file: no such file or folder"),
+        Bad(arguments: ["render", "imgs", "--config", "imgs"], status: 1, says: "error: imgs: cannot read config file: "),
         Bad(arguments: ["render", "imgs", "--config", "broken.json"], status: 1, says: "broken.json: not valid JSON"),
         // A config file's relative scriptFile is named where it was looked for: beside the config.
         Bad(arguments: ["render", "imgs", "--config", "cfg/missing.json"], status: 1, says: "error: cfg/missing.txt: cannot read script file: no such file or folder"),

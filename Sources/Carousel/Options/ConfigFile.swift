@@ -28,7 +28,9 @@ public struct ConfigFile: Sendable {
         do {
             data = try InputFile.read(path, limit: ConfigFile.maximumSize)
         } catch {
-            throw .input(path, error.reason)
+            // Said as a script file's is: `--config` names a file that is neither an image
+            // nor an output.
+            throw .input(path, "cannot read config file: \(error.reason)")
         }
         try self.init(data: data, path: path)
     }
