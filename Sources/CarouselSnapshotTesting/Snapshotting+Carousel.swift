@@ -135,8 +135,6 @@ extension Diffing where Value == RGBAImage {
     }
 }
 
-/// What a failure calls the image compared: a carousel's frame (or contact sheet of frames),
-/// its strip, or any image.
 /// The most pixels a PNG reference is read back with: 2^28, 1 GiB of RGBA, as an animation's
 /// (``APNGDecoder/maximumPixels``); a contact sheet of 358 frames of 1125x665. PNG decoding
 /// elsewhere stops at 2^26 (``PNGCodec/maximumPixels``), which a contact sheet of 86 such
@@ -152,6 +150,8 @@ func referenceSizeProblem(width: Int, height: Int, subject: ImageSubject) -> Str
         + "is read back with; snapshot fewer frames at a time"
 }
 
+/// What a failure calls the image compared: a carousel's frame (or contact sheet of frames),
+/// its strip, or any image.
 struct ImageSubject: Sendable {
     /// How the failure's line starts.
     let name: String
