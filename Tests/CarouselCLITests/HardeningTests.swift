@@ -44,7 +44,7 @@ struct HardeningTests {
              says: "exponent.json: key \"hold\": expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
         Case(arguments: ["render", "imgs", "--config", "long.json"], status: 64,
              says: "long.json: key \"duration\": must be 0 to 3600 seconds, got 4000s"),
-        Case(arguments: ["render", "imgs", "--config", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
+        Case(arguments: ["render", "imgs", "--config", "/dev/zero"], status: 1, says: "/dev/zero: cannot read config file: not a regular file (a character device)"),
         Case(arguments: ["render", "imgs", "--script-file", "/dev/zero"], status: 1, says: "/dev/zero: cannot read script file: not a regular file"),
         Case(arguments: ["render", "/dev/zero"], status: 1, says: "/dev/zero: not a regular file (a character device)"),
         Case(arguments: ["render", "imgs", "-o", "nofolder/x.gif"], status: 1, says: "cannot write in nofolder: no such folder"),
