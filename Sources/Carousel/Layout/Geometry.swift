@@ -21,9 +21,10 @@ public enum ClonePolicy: Hashable, Sendable, CustomStringConvertible {
     /// The most clones per side `count(K)` accepts.
     public static let maximumCount = 100_000
 
-    /// Parses `auto`, `set` or a non-negative integer.
+    /// Parses `auto`, `set` (in any case, as the command line and ``Easing`` take words) or a
+    /// non-negative integer.
     public init?(_ text: String) {
-        switch text {
+        switch text.lowercased() {
         case "auto": self = .auto
         case "set": self = .set
         default:

@@ -51,6 +51,9 @@ struct GIFWriterTests {
         #expect(LoopMode("0") == nil)
         #expect(LoopMode("65537") == nil)
         #expect(LoopMode("sometimes") == nil)
+        // Words in any case, as the command line and `Easing` take them.
+        #expect(LoopMode("Forever") == .forever && LoopMode("ONCE") == .once)
+        #expect(ClonePolicy("Auto") == .auto && ClonePolicy("SET") == .set && ClonePolicy("3") == .count(3))
     }
 
     /// A failing sink surfaces as one error naming the output, and the writer still releases giflib's handle.

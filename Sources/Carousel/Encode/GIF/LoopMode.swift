@@ -22,9 +22,10 @@ public struct LoopMode: Hashable, Sendable, CustomStringConvertible {
         (1...maximumPlays).contains(count) ? LoopMode(uncheckedPlays: count) : nil
     }
 
-    /// Parses `forever`, `once` or a whole number of plays from 1 to 65536.
+    /// Parses `forever`, `once` (in any case, as the command line and ``Easing`` take words)
+    /// or a whole number of plays from 1 to 65536.
     public init?(_ text: String) {
-        switch text {
+        switch text.lowercased() {
         case "forever": self = .forever
         case "once": self = .once
         default:
