@@ -32,7 +32,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The key, as errors of the library API show it (``rawValue``: `dotSize` for
+    /// The key, as errors of the library API show it (the raw value: `dotSize` for
     /// `options.dots.size`).
     public var description: String { rawValue }
 
