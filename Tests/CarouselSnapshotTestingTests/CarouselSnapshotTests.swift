@@ -129,7 +129,7 @@ struct CarouselSnapshotTests {
     /// past the 2^26 of PNG decoding elsewhere (86 frames of 1125x665) was recorded, then never
     /// read back. An image past 2^28 is refused where the strategy is made.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["CAROUSEL_SLOW_TESTS"] == "1",
-                   "encodes and decodes a picture of 2^26 pixels; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"))
+                   "encodes and decodes a picture of more than 2^26 pixels; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"))
     func referencesPastPNGDecodingsLimitAreReadBack() throws {
         let big = RGBAImage(width: 8193, height: 8193)
         #expect(big.width * big.height > PNGCodec.maximumPixels)
