@@ -285,13 +285,19 @@ final class ArtifactCounter: @unchecked Sendable {
 
     /// The running test (or `place`) has taken one more snapshot.
     func took(_ place: ArtifactPlace) {
-        let key = Self.key(place)
-        let xctest = !Self.inSwiftTesting
-        if xctest { observeTestCases() }
+        let (key, xctest) = Self.counting(place)
         lock.lock()
         defer { lock.unlock() }
         snapshots[key, default: 0] += 1
         if xctest { underXCTest.insert(key) }
+    }
+
+    /// The key of `place`'s counts and whether they are counted under XCTest, where the
+    /// observer that resets them is added first.
+    private static func counting(_ place: ArtifactPlace) -> (key: String, xctest: Bool) {
+        let xctest = !inSwiftTesting
+        if xctest { shared.observeTestCases() }
+        return (key(place), xctest)
     }
 
     /// Forgets the counts made outside Swift Testing: an XCTest test case has finished.
@@ -330,9 +336,7 @@ final class ArtifactCounter: @unchecked Sendable {
 
     /// The number of the folder for a failed comparison in the running test (or `place`).
     func number(for place: ArtifactPlace) -> Int {
-        let key = Self.key(place)
-        let xctest = !Self.inSwiftTesting
-        if xctest { observeTestCases() }
+        let (key, xctest) = Self.counting(place)
         lock.lock()
         defer { lock.unlock() }
         if let taken = snapshots[key] { return taken }
