@@ -209,7 +209,8 @@ struct CarouselCommand: ParsableCommand {
     /// value cut short in a script (`--quiet=$QUIET` with the variable unset) turned the flag on
     /// without a word. Only a word of its own counts, as in ``helpCluster(_:)``.
     static func emptyFlagValue(_ arguments: [String]) -> String? {
-        let flags = [OptionKey.quiet, .lossless].flatMap { [$0.flag, "--no-" + $0.flag.dropFirst(2)] }
+        // The on-off flags are the keys that take no value (`--quiet`, `--lossless`), each with its `--no-` form.
+        let flags = OptionKey.allCases.filter { $0.valueName.isEmpty }.flatMap { [$0.flag, "--no-" + $0.flag.dropFirst(2)] }
         let bytes = arguments.map { Array($0.utf8) }
         for (k, argument) in arguments.enumerated()
         where argument.hasSuffix("=") && flags.contains(String(argument.dropLast())) && role(of: k, in: bytes) == .word {
