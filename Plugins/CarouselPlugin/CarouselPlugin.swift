@@ -73,7 +73,8 @@ struct CarouselPlugin: CommandPlugin {
     }
 
     /// The `carousel` run failed; it has said why on stderr.
-    /// carousel's exit status, or the signal that ended it (SIGKILL, as an out-of-memory kill
+    ///
+    /// `status` is carousel's exit status, or the signal that ended it (SIGKILL, as an out-of-memory kill
     /// sends it; SIGINT, SIGTERM and SIGHUP it catches, and exits with 128 + the signal).
     struct Failure: Error, CustomStringConvertible {
         let status: Int32
