@@ -78,10 +78,13 @@ public struct PageDots: Equatable, Sendable {
     ///
     /// The row is centred, one dot a page (spec section 4) wherever the row fits the
     /// viewport. Where it is wider, it behaves like iOS 14's page control: it shows the
-    /// odd number of dots that fit in the viewport less one dot pitch of margin, the dots
-    /// nearest the current one keep their full size and the others shrink (to 2/3, then
-    /// 1/3) toward both ends, and the row scrolls so the current dot stays in view; dots
-    /// that would leave the row are not drawn. `current` outside the pages is taken at the
+    /// odd number of dots that fit in the viewport less one dot pitch of margin (three
+    /// where fewer fit so but three fit the viewport, and the current page's dot alone
+    /// where three do not), the dots nearest the current one keep their full size and the
+    /// others shrink (to 2/3, then 1/3) toward both ends, and the row scrolls so the
+    /// current dot stays in view; dots that would leave the row are not drawn. So the
+    /// current page's dot is always drawn whole, centred on the viewport where it is
+    /// alone, and cut only where it is wider than the viewport. `current` outside the pages is taken at the
     /// nearest end; ``size`` and ``gap`` outside their options' ranges trap, and so do a
     /// `width` or `viewportHeight` outside 0...65535, the viewport's range.
     public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {
@@ -96,15 +99,16 @@ public struct PageDots: Equatable, Sendable {
             : Double(viewportHeight) + Double(PageDots.footerHeight) / 2
         let pitch = size + gap
         let fullWidth = Double(count) * size + Double(count - 1) * gap
-        if fullWidth <= Double(width) || count <= 3 {
+        if fullWidth <= Double(width) {
             let left = Double(width) / 2 - fullWidth / 2 + size / 2
             return (0..<count).map { Dot(x: left + Double($0) * pitch, y: y, diameter: size) }
         }
-        // Visible slots, odd so the window can centre on the current dot.
-        let available = Double(width) - pitch
-        var slots = max(3, Int((available + gap) / pitch))
+        // Visible slots, odd so the window can centre on the current dot: those that fit
+        // with a pitch of margin; at least three where three fit the viewport, else the
+        // current dot alone. Fewer than `count`, as the whole row does not fit.
+        var slots = Int((Double(width) - pitch + gap) / pitch)
+        if slots < 3 { slots = 3 * pitch - gap <= Double(width) ? 3 : 1 }
         if slots % 2 == 0 { slots -= 1 }
-        slots = min(slots, count)
         let half = slots / 2
         let first = min(max(0, current - half), count - slots)
         let left = Double(width) / 2 - (Double(slots) * pitch - gap) / 2 + size / 2

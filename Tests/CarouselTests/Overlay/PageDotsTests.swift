@@ -54,6 +54,44 @@ struct PageDotsTests {
         if pages.last != 39 { #expect(layout.last!.diameter < 8) }
     }
 
+    /// Whatever the viewport, the dots' size and gap and the number of pages, the current
+    /// page's dot is drawn whole and full size: inside the viewport where it fits there,
+    /// centred on it where it does not. Before, a window forced to three dots could put the
+    /// first or last page's dot outside the viewport (8 px dots in a viewport of 8 to 32 px,
+    /// or 70 px dots with gaps of 70 in 200 px), and three pages or fewer were drawn as a
+    /// centred row however wide, with the first and last dots outside a narrow viewport.
+    @Test func theCurrentDotIsAlwaysInView() throws {
+        var dots = PageDots()
+        for (size, gap) in [(8.0, 8.0), (70, 70), (60, 50), (199, 0), (20, 0), (5, 30)] {
+            dots.size = size
+            dots.gap = gap
+            for width in [1, 7, 8, 20, 24, 30, 31, 32, 40, 47, 48, 60, 100, 199, 200, 201, 333] {
+                for count in [2, 3, 4, 5, 7, 40] {
+                    for current in Set([0, 1, count / 2, count - 2, count - 1]) {
+                        let layout = dots.layout(count: count, current: current, width: width, viewportHeight: 100)
+                        let pages = dots.pages(count: count, current: current, width: width, viewportHeight: 100)
+                        #expect(layout.count == pages.count && (layout.count == count || layout.count % 2 == 1))
+                        let index = try #require(pages.firstIndex(of: current), "\(size) \(gap) \(width) \(count) \(current)")
+                        let dot = layout[index]
+                        #expect(dot.diameter == size)
+                        if size <= Double(width) {
+                            #expect(dot.x - size / 2 >= 0 && dot.x + size / 2 <= Double(width),
+                                    "size \(size), gap \(gap), width \(width), \(count) pages, current \(current): x \(dot.x)")
+                        } else {
+                            #expect(dot.x == Double(width) / 2)
+                        }
+                    }
+                }
+            }
+        }
+        // Drawn: the first page's dot is lit in a frame where it was not drawn before.
+        dots.size = 70
+        dots.gap = 70
+        var image = RGBAImage(width: 200, height: 100, fill: .black)
+        dots.draw(on: &image, count: 5, current: 0, viewportHeight: 100)
+        #expect(image[100, 84] == dots.currentColor)
+    }
+
     @Test func switchRules() {
         let moving = FrameState(index: 3, position: 1.6, from: 1, to: 2, moving: true, jumped: false)
         #expect(DotsSwitch.half.page(for: moving, count: 5) == 2)
