@@ -188,7 +188,7 @@ public struct Script: Equatable, Sendable {
             guard let time = MediaTime(parsing: args[0]) else { throw durationError(args[0]) }
             return .hold(time)
         case "next", "prev":
-            let (duration, easing) = try moveArguments(args, step: name)
+            let (duration, easing) = try moveArguments(args, step: [name])
             return name == "next" ? .next(duration: duration, easing: easing) : .prev(duration: duration, easing: easing)
         case "goto":
             guard let first = args.first else { throw StepError(text: "goto needs a PAGE number (1-based)") }
@@ -197,7 +197,7 @@ public struct Script: Equatable, Sendable {
             }
             // A whole number past `Int` is a page out of range, as an option's is, shown as written.
             guard !beyond else { throw StepError(text: "page \(first) does not exist; pages are numbered from 1 to the number of pictures") }
-            let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "goto")
+            let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: ["goto", first])
             return .goto(page: page, duration: duration, easing: easing)
         case "autoplay":
             guard args.count <= 1 else { throw StepError(text: "autoplay takes at most one CYCLES count") }
@@ -214,7 +214,7 @@ public struct Script: Equatable, Sendable {
             guard let dx = Numerals.decimal(first), abs(dx) <= ScriptStep.maximumDrag else {
                 throw StepError(text: ScriptStep.dragRefusal("\"\(first)\"") + ", e.g. -120")
             }
-            let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: "drag")
+            let (duration, easing) = try moveArguments(Array(args.dropFirst()), step: ["drag", first])
             return .drag(dx: dx, duration: duration, easing: easing)
         case "release":
             guard args.isEmpty else { throw StepError(text: "release takes no arguments") }
@@ -241,7 +241,9 @@ public struct Script: Equatable, Sendable {
         StepError(text: "DURATION: \(MediaTime.refusal(text)), got \"\(text)\"")
     }
 
-    private static func moveArguments(_ args: [String], step: String) throws(StepError) -> (MediaTime?, Easing?) {
+    /// The DURATION and EASING of a move or drag, `args`, after the step's name and its own
+    /// argument (`step`: `["next"]`, `["goto", "2"]`, `["drag", "-40"]`), which its errors show.
+    private static func moveArguments(_ args: [String], step: [String]) throws(StepError) -> (MediaTime?, Easing?) {
         var duration: MediaTime?
         var easing: Easing?
         for (k, arg) in args.enumerated() {
@@ -260,6 +262,14 @@ public struct Script: Equatable, Sendable {
                 // `cubic-bezier (0,0,1,1)`: the values apart from the name.
                 throw StepError(text: "\"\(arg)\" is not an easing; \(function) takes its values right after it, with no space, "
                                 + "as in \(function)\(args[(k + 1)...].joined())")
+            } else if MediaTime(parsing: arg) != nil && duration == nil {
+                // `prev ease-in 0.2`: a DURATION after the EASING.
+                throw StepError(text: "the DURATION goes before the EASING, as in \((step + [arg, args[k - 1]]).joined(separator: " "))")
+            } else if MediaTime(parsing: arg) != nil || Easing(arg) != nil {
+                // A second DURATION or EASING.
+                let before = ["next": "", "prev": "", "goto": "a PAGE, then ", "drag": "a DX, then "][step[0]] ?? ""
+                throw StepError(text: "\(step[0]) takes \(before)at most one DURATION and one EASING, in that order, "
+                                + "got \(step.count - 1 + args.count) arguments")
             } else {
                 throw StepError(text: "\"\(arg)\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)")
             }

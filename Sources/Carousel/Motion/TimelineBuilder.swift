@@ -118,9 +118,14 @@ struct TimelineBuilder {
             }
             let (pages, overflow) = cycles.multipliedReportingOverflow(by: count)
             guard !overflow, pages <= (MediaTime.maximum.microseconds - time) / cycle else {
-                // A written step is the step's error; the default script, which nobody wrote,
-                // is too long because of the hold or the duration, the longer of the two: that
-                // option's error.
+                // A written autoplay that would fit in the hour on its own is too long only
+                // after the steps before it, as any step can be: the timeline's error.
+                guard !written || overflow || pages > MediaTime.maximum.microseconds / cycle else {
+                    throw fail("the timeline would last over the limit of one hour")
+                }
+                // Otherwise a written step is the step's error; the default script, which
+                // nobody wrote, is too long because of the hold or the duration, the longer of
+                // the two: that option's error.
                 let page = MediaTime(microseconds: cycle)
                 let pages = "\(cycles) x \(count) pages at \(page) a page (hold and duration)"
                 guard written else {

@@ -68,6 +68,17 @@ struct ScriptTests {
         ("next -x", "--script: step 1 \"next -x\": \"-x\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("next 1 bouncy", "--script: step 1 \"next 1 bouncy\": \"bouncy\" is not an easing; expected [DURATION] [EASING] with EASING one of \(Easing.accepted)"),
         ("goto zero", "--script: step 1 \"goto zero\": \"zero\" is not a page number; expected a whole number from 1"),
+        // A second DURATION or EASING is one argument too many, and a DURATION after the EASING
+        // out of order: not "not an easing" for a word that is one.
+        ("next 0.2 linear linear", "--script: step 1 \"next 0.2 linear linear\": next takes at most one DURATION and one EASING, "
+            + "in that order, got 3 arguments"),
+        ("next 0.2 0.3", "--script: step 1 \"next 0.2 0.3\": next takes at most one DURATION and one EASING, in that order, got 2 arguments"),
+        ("goto 2 0.2 ease ease", "--script: step 1 \"goto 2 0.2 ease ease\": goto takes a PAGE, then at most one DURATION and one EASING, "
+            + "in that order, got 4 arguments"),
+        ("drag -40 0.2 linear ease-in", "--script: step 1 \"drag -40 0.2 linear ease-in\": drag takes a DX, then at most one DURATION and "
+            + "one EASING, in that order, got 4 arguments"),
+        ("prev ease-in 0.2", "--script: step 1 \"prev ease-in 0.2\": the DURATION goes before the EASING, as in prev 0.2 ease-in"),
+        ("goto 3 ease 300ms", "--script: step 1 \"goto 3 ease 300ms\": the DURATION goes before the EASING, as in goto 3 300ms ease"),
         // A unit or a curve's values apart from what they belong to: where they belong.
         ("next 1.5 s linear", "--script: step 1 \"next 1.5 s linear\": \"s\" is not an easing; a DURATION's unit goes right after "
             + "its number, as in 1.5s"),

@@ -178,6 +178,12 @@ struct TimelineTests {
                                              reason: "400 x 5 pages at 2.3 s a page (hold and duration) would last longer than the limit of one hour")) {
             try Timeline(script: Script(parsing: "autoplay 400"), count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .linear)
         }
+        // An autoplay that fits in the hour on its own, after steps that leave it no room, is
+        // too long as any step would be: the timeline is, not the autoplay.
+        #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "autoplay 1",
+                                             reason: "the timeline would last over the limit of one hour")) {
+            try Timeline(script: Script(parsing: "hold 3595; autoplay 1"), count: 5, pitch: 100, hold: 2, moveDuration: 0.3, easing: .linear)
+        }
         // Through the options: no script given, or one written.
         var options = CarouselOptions()
         options.hold = 3600
