@@ -120,18 +120,25 @@ struct CarouselArguments: ParsableArguments {
     /// The carousel of these arguments' images with `options` (from ``options()``). An
     /// `output` that would overwrite a file the run reads (an image, the config file, the
     /// script file) is refused, a usage error, before any image is read.
-    func carousel(options: CarouselOptions, output: String? = nil) throws(CLIError) -> Carousel {
+    ///
+    /// With `folder`, the frames' output folder, an input in that folder under a name of a
+    /// frames output is refused: the folder is replaced as a whole (a folder with other
+    /// files is refused as it is written).
+    func carousel(options: CarouselOptions, output: String? = nil, folder: String? = nil) throws(CLIError) -> Carousel {
         let urls = try attributed { () throws(CarouselError) in images.isEmpty ? [] : try ImageInputs.resolve(images) }
+        // The script file the options took (`--script-file`, or the config's `scriptFile`
+        // joined to its folder), as it was read.
+        let inputs = urls.map { (what: "the input image", path: $0.relativePath) }
+            + [config.map { (what: "the config file", path: $0) },
+               options.script?.file.map { (what: "the script file", path: $0) }].compactMap { $0 }
         if let output {
             if let refusal = StandardDescriptors.refusal(of: output) { throw CLIError(description: refusal, status: 1) }
-            // The script file the options took (`--script-file`, or the config's `scriptFile`
-            // joined to its folder), as it was read.
-            let inputs = urls.map { (what: "the input image", path: $0.relativePath) }
-                + [config.map { (what: "the config file", path: $0) },
-                   options.script?.file.map { (what: "the script file", path: $0) }].compactMap { $0 }
             if let input = AtomicOutput.overwrittenInput(by: output, among: inputs) {
                 throw .usage("-o \(output): is \(input.what) \(input.path); give another output")
             }
+        }
+        if let folder, let input = AtomicOutput.inputInFolder(folder, among: inputs, isReplaceable: FramesFolder.isOwnFile) {
+            throw .usage("-o \(folder): holds \(input.what) \(input.path), and the frames replace the folder; give another folder")
         }
         return try attributed { () throws(CarouselError) in
             try urls.isEmpty ? Carousel(images: SampleBanners.images(), options: options) : Carousel(contentsOf: urls, options: options)

@@ -52,7 +52,7 @@ struct Frames: ParsableCommand {
     func run() throws {
         let start = Date()
         try OutputKind.folder.check(output)
-        let carousel = try arguments.carousel()
+        let carousel = try arguments.carousel(options: arguments.options(), folder: output)
         let reporter = Progress(quiet: arguments.isQuiet, start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
         reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.length(carousel)) s")

@@ -267,6 +267,64 @@ struct EndToEndTests {
         #expect(try CLI.run(["strip", "imgs/1.png", "-o", "imgs/strip.png", "--quiet"], in: w.url).status == 0)
     }
 
+    /// A frames folder holding one of the run's inputs (a previous run's frames read back) is
+    /// refused before anything is written, the folder as it was: the frames replace the
+    /// folder as a whole. Before, the run replaced it, exit 0, and the inputs were gone.
+    @Test func framesFolderHoldingAnInputIsRefused() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        #expect(try CLI.run(["frames", "imgs", "--hold", "0.2", "-o", "fr", "--quiet"], in: w.url).status == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: w.path("fr")).sorted()
+        let cases: [([String], String)] = [
+            (["fr/frame-00000.png", "fr/frame-00002.png", "-o", "fr"], "-o fr: holds the input image fr/frame-00000.png"),
+            (["fr", "-o", "./fr/"], "-o ./fr/: holds the input image fr/frame-00000.png"),
+            (["imgs", "fr/frame-00001.png", "-o", "fr"], "-o fr: holds the input image fr/frame-00001.png"),
+        ]
+        for (arguments, message) in cases {
+            let result = try CLI.run(["frames"] + arguments + ["--quiet"], in: w.url)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "error: \(message), and the frames replace the folder; give another folder\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("fr")).sorted() == before)
+        #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+        // The same frames read back into another folder are written.
+        #expect(try CLI.run(["frames", "fr/frame-00000.png", "fr/frame-00002.png", "-o", "fr2", "--quiet"], in: w.url).status == 0)
+    }
+
+    /// Standard output that is one of the files the run reads (`-o -` with `>> a.png`, or
+    /// `1<> a.png`, which writes over it from its start) is refused as `-o a.png` is, the file
+    /// as it was; after `> a.png`, which the shell has emptied, the refusal names it too rather
+    /// than the empty picture. Before, `-o -` wrote into the file, exit 0, where `-o
+    /// /dev/stdout` was refused.
+    @Test func standardOutputThatIsAnInputIsRefused() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        try Data("hold 1; next".utf8).write(to: w.url.appendingPathComponent("keep.txt"))
+        let before = try #require(w.data("imgs/2.png"))
+        let cases: [([String], String, String)] = [
+            (["render", "imgs/1.png", "imgs/2.png", "--format", "gif"], ">> imgs/2.png", "the input image imgs/2.png"),
+            (["frame", "imgs", "--at", "0"], "1<> imgs/2.png", "the input image imgs/2.png"),
+            (["strip", "imgs"], ">> imgs/2.png", "the input image imgs/2.png"),
+            (["render", "imgs/1.png", "--script-file", "keep.txt", "--format", "gif"], ">> keep.txt", "the script file keep.txt"),
+            (["frame", "imgs", "--at", "0"], "/dev/stdout >> imgs/2.png", "the input image imgs/2.png"),
+        ]
+        for (arguments, redirect, what) in cases {
+            // `/dev/stdout` in the redirect is the output's name, then the shell's redirect.
+            let (output, shellRedirect) = redirect.hasPrefix("/dev/stdout ") ? ("/dev/stdout", String(redirect.dropFirst(12))) : ("-", redirect)
+            let shell = "\"$0\" " + (arguments + ["-o", output, "--quiet"]).joined(separator: " ") + " " + shellRedirect
+            let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", shell, binary.path], in: w.url)
+            #expect(result.status == 64 && result.stderr == "error: -o \(output): is \(what); give another output\n", "\(shell): \(result.stderr)")
+        }
+        #expect(w.data("imgs/2.png") == before)
+        #expect(w.data("keep.txt") == Data("hold 1; next".utf8))
+        // Emptied by the shell before the run: still named as the input.
+        let emptied = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"),
+                                         ["-c", "\"$0\" strip imgs/1.png imgs/2.png -o - --quiet > imgs/2.png", binary.path], in: w.url)
+        #expect(emptied.status == 64 && emptied.stderr == "error: -o -: is the input image imgs/2.png; give another output\n")
+        #expect(w.leftovers.isEmpty, "no temporary files left: \(w.leftovers)")
+    }
+
     /// A config file's GIF keys do not stop it serving a WebP or APNG render, where the same
     /// options given as flags are refused; the frame commands take every option, so one set
     /// describes the animation for `render` and `frames` alike.

@@ -288,7 +288,29 @@ struct HardeningTests {
         #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
     }
 
-    /// Sets or clears (`flag` `+i` or `-i`) the immutable attribute of `name` in `w`; whether it did.
+    /// A folder marked append-only takes a new file but lets none be renamed or removed, so
+    /// a temporary could be neither put in place nor cleaned up: every output there is
+    /// refused before anything is written. Before, the run failed with `permission denied`
+    /// and left `.y.gif.carousel-XXXXXX` (or a temporary folder) behind.
+    @Test(.enabled(if: canMakeImmutable, "chattr +a needs root and a file system with the attribute"))
+    func appendOnlyFolderIsRefusedFirst() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try FileManager.default.createDirectory(at: w.url.appendingPathComponent("ao"), withIntermediateDirectories: false)
+        try #require(try Self.chattr("+a", "ao", in: w))
+        defer { _ = try? Self.chattr("-a", "ao", in: w) }
+        for arguments in [["render", "imgs", "--hold", "0.2", "-o", "ao/y.gif"], ["frame", "imgs", "--at", "0", "-o", "ao/f.png"],
+                          ["frames", "imgs", "--hold", "0.2", "-o", "ao/fr"]] {
+            let result = try CLI.run(arguments + ["--quiet"], in: w.url)
+            #expect(result.status == 1, "\(arguments)")
+            #expect(result.stderr == "error: \(arguments[arguments.count - 1]): cannot write in ao: the folder is marked append-only, "
+                    + "which lets a new file in but not renamed into place or removed\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("ao")).isEmpty)
+    }
+
+    /// Sets or clears an attribute of `name` in `w` (`flag`: `+i` or `-i` immutable, `+a` or
+    /// `-a` append-only); whether it did.
     static func chattr(_ flag: String, _ name: String, in w: Workspace) throws -> Bool {
         try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["chattr", flag, name], in: w.url).status == 0
     }
@@ -484,6 +506,33 @@ struct HardeningTests {
         #expect(result.stderr == "error: out: cannot replace the folder's files: permission denied\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
         #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+    }
+
+    /// A frames folder holding a file marked immutable or append-only, or itself marked
+    /// append-only (which lets files in but none out), is refused before anything is
+    /// written, the folder as it was: not even root removes those files. Before, the new
+    /// frames were swapped in, the run failed after with some of the old frames deleted, and
+    /// the rest were left in `.NAME.XXXXXX.old`.
+    @Test(.enabled(if: canMakeImmutable, "chattr +i needs root and a file system with the attribute"))
+    func framesFolderWithAMarkedFileIsRefusedFirst() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        #expect(try CLI.run(["frames", "imgs", "--hold", "0.2", "-o", "out", "--quiet"], in: w.url).status == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted()
+        let marked = try #require(before.first { $0.hasPrefix("frame-") && $0 != "frame-00000.png" })
+        for (flag, name, reason) in [("i", "out/" + marked, "\(marked) is marked immutable or append-only"),
+                                     ("a", "out/" + marked, "\(marked) is marked immutable or append-only"),
+                                     ("a", "out", "the folder is marked append-only or immutable")] {
+            try #require(try Self.chattr("+" + flag, name, in: w))
+            defer { _ = try? Self.chattr("-" + flag, name, in: w) }
+            let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: out: cannot replace the folder's files: \(reason)\n", "+\(flag) \(name)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
+            #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+        }
+        // Unmarked, the folder is replaced.
+        #expect(try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url).status == 0)
     }
 
     /// As a user who is not root, a frames folder whose files that user cannot remove (a

@@ -88,10 +88,34 @@ public enum AtomicOutput {
 
     /// The first of `inputs` (what it is, and its path) that `path` would overwrite: the same
     /// existing regular file, links followed (a symbolic or hard link to it too); nil when
-    /// none is, or nothing is at `path`. `-` is standard output and overwrites nothing.
+    /// none is, or nothing is at `path`. `-` is standard output, which overwrites an input
+    /// where it is that file (`>> a.png`, `1<> a.png`, or `> a.png`, which has already
+    /// emptied it), as `/dev/stdout` does.
     public static func overwrittenInput(by path: String, among inputs: [(what: String, path: String)]) -> (what: String, path: String)? {
-        guard path != "-" else { return nil }
-        return inputs.first { Paths.isSameFile(path, $0.path) }
+        guard path == "-" else { return inputs.first { Paths.isSameFile(path, $0.path) } }
+        var out = stat()
+        guard fstat(STDOUT_FILENO, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return nil }
+        return inputs.first { input in
+            var info = stat()
+            return stat(input.path, &info) == 0 && info.st_dev == out.st_dev && info.st_ino == out.st_ino
+        }
+    }
+
+    /// The first of `inputs` (what it is, and its path) that lies in the existing folder
+    /// `folder` (links followed) under a name `isReplaceable` accepts, so that a folder
+    /// output written there (``writeFolder(at:isReplaceable:_:)``) would remove it; nil when
+    /// none does, or no folder is at `folder`.
+    public static func inputInFolder(_ folder: String, among inputs: [(what: String, path: String)],
+                                     isReplaceable: (String) -> Bool) -> (what: String, path: String)? {
+        var target = stat()
+        guard !folder.isEmpty, stat(folder, &target) == 0, target.st_mode & S_IFMT == S_IFDIR else { return nil }
+        return inputs.first { input in
+            var info = stat(), parent = stat()
+            let (holder, name) = Paths.split(input.path)
+            return isReplaceable(name) && lstat(input.path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+                && stat(holder.isEmpty ? "." : holder, &parent) == 0
+                && parent.st_dev == target.st_dev && parent.st_ino == target.st_ino
+        }
     }
 
     /// Writes `data` to `path` atomically.
@@ -216,6 +240,9 @@ public enum AtomicOutput {
     static func makeTemporary(beside target: String, name: String) throws(CarouselError) -> (Int32, String) {
         let (folder, base) = Paths.split(target)
         let directory = folder.isEmpty ? "." : folder
+        if let refusal = appendOnlyRefusal(directory, shown: directory) {
+            throw .output(name, refusal)
+        }
         var fd: Int32 = -1, failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: false) { () -> String? in
@@ -296,6 +323,11 @@ public enum AtomicOutput {
         }
         let parent = target.deletingLastPathComponent().path
         let stem = Leftovers.stem(of: target.lastPathComponent, isFolder: true)
+        // The parent named as the user wrote it where no link was followed, as below.
+        let written = Paths.split(path).folder
+        if let refusal = appendOnlyRefusal(parent, shown: resolve(path) != path ? parent : written.isEmpty ? "." : written) {
+            throw .output(path, refusal)
+        }
         var failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: true) { () -> String? in
@@ -314,7 +346,6 @@ public enum AtomicOutput {
         guard let temporaryPath = made else {
             // The parent named as the user wrote it, where no link was followed (`a/b`, not
             // the absolute path it stands for).
-            let written = Paths.split(path).folder
             let shown = resolve(path) != path ? parent : written.isEmpty ? "." : written
             if failure != 0 { throw .output(path, cannotCreate(in: shown, failure)) }
             throw .output(path, "cannot create a temporary folder in \(shown)")
@@ -396,7 +427,56 @@ public enum AtomicOutput {
            let theirs = entries.first(where: { $0.info.map { $0.st_uid != me } ?? false }) {
             throw .output(path, "cannot replace the folder's files: \(theirs.name) is another user's, in a folder that keeps each user's files (sticky)")
         }
+        // Not even root removes a file marked immutable or append-only, nor any file from a
+        // folder marked append-only (which `access` lets one write in).
+        if isMarkedUnremovable(target.path, folder) {
+            throw .output(path, "cannot replace the folder's files: the folder is marked append-only or immutable")
+        }
+        if let marked = entries.first(where: { entry in
+            entry.info.map { isMarkedUnremovable(target.appendingPathComponent(entry.name).path, $0) } ?? false
+        }) {
+            throw .output(path, "cannot replace the folder's files: \(marked.name) is marked immutable or append-only")
+        }
         return folder.st_mode & 0o7777
+    }
+
+    /// Whether the file or folder at `path` (whose `lstat` is `info`) is marked immutable or
+    /// append-only: Linux's attributes (`chattr +i`, `+a`), macOS's flags (`chflags uchg`,
+    /// `uappnd` and their system forms). Only regular files and folders are opened to read
+    /// Linux's attributes; anything else, and an attribute that cannot be read, counts as not
+    /// marked.
+    static func isMarkedUnremovable(_ path: String, _ info: stat) -> Bool {
+        let (immutable, appendOnly) = marks(path, info)
+        return immutable || appendOnly
+    }
+
+    /// Whether the file or folder at `path` (whose `lstat` is `info`) is marked immutable, and
+    /// whether append-only, as ``isMarkedUnremovable(_:_:)`` reads them.
+    static func marks(_ path: String, _ info: stat) -> (immutable: Bool, appendOnly: Bool) {
+        #if canImport(Darwin)
+        return (info.st_flags & UInt32(UF_IMMUTABLE | SF_IMMUTABLE) != 0, info.st_flags & UInt32(UF_APPEND | SF_APPEND) != 0)
+        #else
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFDIR else { return (false, false) }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return (false, false) }
+        defer { close(fd) }
+        // FS_IOC_GETFLAGS, which writes an int (its number names a long); FS_IMMUTABLE_FL is
+        // 0x10, FS_APPEND_FL 0x20.
+        var flags = 0
+        guard withUnsafeMutablePointer(to: &flags, { ioctl(fd, 0x8008_6601, $0) }) == 0 else { return (false, false) }
+        return (flags & 0x10 != 0, flags & 0x20 != 0)
+        #endif
+    }
+
+    /// Why nothing can be written in the folder `directory` (shown as `shown`) when it is marked
+    /// append-only: a new file goes in, but it can be neither renamed into place nor removed,
+    /// so the temporary would be left. Nil otherwise (one marked immutable refuses the new
+    /// file itself, and says so then).
+    static func appendOnlyRefusal(_ directory: String, shown: String) -> String? {
+        var info = stat()
+        guard stat(directory, &info) == 0, marks(directory, info).appendOnly else { return nil }
+        return "cannot write in \(shown): the folder is marked append-only, which lets a new file in but not renamed into place or removed"
     }
 
     /// Six random letters and digits for a temporary name.
