@@ -26,6 +26,17 @@ enum PNGChunks {
         return true
     }
 
+    /// The width and height of the PNG file `bytes` (signature included) as its first chunk,
+    /// an `IHDR` of 13 bytes whose CRC matches, declares them; nil for any other start.
+    static func headerSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+        guard bytes.count >= 33, bytes[8] == 0, bytes[9] == 0, bytes[10] == 0, bytes[11] == 13,
+              String(decoding: bytes[12..<16], as: UTF8.self) == "IHDR" else { return nil }
+        func word(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        let computed = crc32(0, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + 12, 17)
+        guard UInt32(truncatingIfNeeded: computed) == UInt32(word(29)) else { return nil }
+        return (word(16), word(20))
+    }
+
     /// What is wrong with the chunks of the PNG file `bytes` (signature included), or nil: a
     /// chunk whose CRC does not match its type and body (`tRNS: CRC error`, ancillary chunks
     /// too, which libpng would drop and decode without), a chunk that runs past the end, or

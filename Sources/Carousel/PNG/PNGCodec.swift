@@ -77,6 +77,16 @@ public enum PNGCodec {
     /// gets the reader and that size, and the reader is freed after it.
     private static func withHeader<T>(_ raw: UnsafeRawBufferPointer, name: String, maximumPixels: Int,
                                       _ body: (inout png_image, Int, Int) throws(PNGError) -> T) throws(PNGError) -> T {
+        // libpng's simplified reader refuses a side past a million pixels (its default user
+        // limit, which that interface cannot raise) as "Invalid IHDR data": such a header says
+        // its size first, the cap's error past the cap, else that limit's.
+        if let (width, height) = PNGChunks.headerSize(raw), width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
+           max(width, height) > libpngReadLimit {
+            guard width * height <= maximumPixels else {
+                throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
+            }
+            throw .invalid(file: name, reason: "image is \(width)x\(height); PNG input is read up to \(libpngReadLimit) pixels a side")
+        }
         var image = png_image()
         image.version = carousel_png_image_version
         guard png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count) != 0 else {
@@ -145,6 +155,10 @@ public enum PNGCodec {
     /// The widest and tallest image libpng's simplified writer takes (its default user limit,
     /// `PNG_USER_WIDTH_MAX` and `PNG_USER_HEIGHT_MAX`, which that interface cannot raise).
     static let libpngWriteLimit = 1_000_000
+
+    /// The widest and tallest image libpng's simplified reader takes (the same default user
+    /// limit): a wider or taller PNG, such as a long `carousel strip`, is refused saying so.
+    static let libpngReadLimit = 1_000_000
 
     /// Whether the IHDR (which `png_image_begin_read` has validated) declares 16 bits and Adam7.
     static func isInterlaced16Bit(_ data: Data) -> Bool {

@@ -166,6 +166,27 @@ struct PNGCodecTests {
         }
     }
 
+    /// A PNG wider or taller than libpng's reader takes (a million pixels a side), within the
+    /// pixel cap, is refused saying so, and one past the cap too saying that: from the header,
+    /// before libpng, whose own refusal was `Invalid IHDR data` for both. Such a file is what
+    /// a long `carousel strip` writes.
+    @Test func sidesPastLibpngsReadLimitSaySo() throws {
+        let limit = PNGCodec.libpngReadLimit
+        for (width, height) in [(limit + 1, 1), (1, limit + 1)] {
+            let data = try PNGCodec.encode(RGBAImage(width: width, height: height, fill: .white), name: "wide.png")
+            #expect(throws: PNGError.invalid(file: "wide.png", reason: "image is \(width)x\(height); PNG input is read up to 1000000 pixels a side")) {
+                try PNGCodec.decode(data, name: "wide.png")
+            }
+        }
+        // At the limit, it is read.
+        let atLimit = try PNGCodec.encode(RGBAImage(width: limit, height: 1, fill: .white))
+        #expect(try PNGCodec.decode(atLimit).width == limit)
+        let side = Int(Int32.max)
+        #expect(throws: PNGError.tooLarge(file: "huge.png", width: side, height: side, limit: PNGCodec.maximumPixels)) {
+            try PNGCodec.decode(PNGBytes.headerOnly(width: side, height: side), name: "huge.png")
+        }
+    }
+
     @Test func namesMissingFile() {
         #expect(throws: PNGError.unreadable(file: "/nonexistent/poster.png", reason: "no such file or folder")) {
             try PNGCodec.decode(contentsOf: URL(fileURLWithPath: "/nonexistent/poster.png"))
