@@ -20,11 +20,14 @@ struct CLIError: Error, Equatable, CustomStringConvertible {
         self.status = status
     }
 
-    /// `error` in the command line's words; `flags` are the options given as flags.
-    init(_ error: CarouselError, flags: Set<OptionKey> = [], config: String? = nil) {
+    /// `error` in the command line's words; `flags` are the options given as flags, and
+    /// `configKeys` those the config file `config` gives. An option given neither way (a
+    /// default, or a size taken from the first image) is named by its flag, as it is with
+    /// no config file.
+    init(_ error: CarouselError, flags: Set<OptionKey> = [], config: String? = nil, configKeys: Set<OptionKey> = []) {
         switch error {
         case let .invalidOption(key, reason):
-            if let config, !flags.contains(key) {
+            if let config, !flags.contains(key), configKeys.contains(key) {
                 self.init(description: CarouselError.configValue(file: config, key: key, reason: reason).description, status: 64)
             } else {
                 self.init(description: "\(key.flag): \(reason)", status: 64)

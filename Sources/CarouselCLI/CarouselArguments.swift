@@ -150,7 +150,9 @@ struct CarouselArguments: ParsableArguments {
         do {
             return try body()
         } catch {
-            throw CLIError(error, flags: Set(given.map(\.0)), config: config)
+            // The config file's keys, read again (a file that cannot be read has none).
+            let keys = config.flatMap { try? ConfigFile(path: $0) }.map { Set($0.values.map(\.key)) } ?? []
+            throw CLIError(error, flags: Set(given.map(\.0)), config: config, configKeys: keys)
         }
     }
 }

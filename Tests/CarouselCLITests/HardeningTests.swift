@@ -64,6 +64,13 @@ struct HardeningTests {
              says: "error: --dots: a WebP is at most 16383 pixels each way, and the footer's 32 rows make the output 8x16415"),
         Case(arguments: ["render", "wide.png", "--size", "16384x8", "-o", "wide.webp"], status: 64,
              says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 16384x8"),
+        // An option the config file does not give is named by its flag, config or not; one it
+        // gives, by its key. Before, any option not given as a flag was blamed on the config
+        // file's key (`fps10.json: key "size": ...`).
+        Case(arguments: ["render", "wide.png", "--config", "fps10.json", "-o", "wide.webp"], status: 64,
+             says: "error: --size: a WebP is at most 16383 pixels each way; the output would be 16384x2 (the viewport is the first image's size)"),
+        Case(arguments: ["render", "imgs", "--config", "size16384.json", "-o", "wide.webp"], status: 64,
+             says: "error: size16384.json: key \"size\": a WebP is at most 16383 pixels each way; the output would be 16384x8"),
         // With --size, before any picture is read (the missing one is not reached): before, the
         // pictures were read and laid out first, 2.0 s and 1.5 GB at 65535x500.
         Case(arguments: ["render", "missing.png", "--size", "65535x500", "-o", "wide.webp"], status: 64,
@@ -90,6 +97,8 @@ struct HardeningTests {
         try Data("{\"fps\":10,\"fps\":99}".utf8).write(to: w.url.appendingPathComponent("twice.json"))
         try Data("{\"hold\": \"1e-3\"}".utf8).write(to: w.url.appendingPathComponent("exponent.json"))
         try Data("{\"duration\": \"4000s\"}".utf8).write(to: w.url.appendingPathComponent("long.json"))
+        try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("fps10.json"))
+        try Data("{\"size\": \"16384x8\"}".utf8).write(to: w.url.appendingPathComponent("size16384.json"))
         try w.write(RGBAImage(width: 16384, height: 2, fill: RGBA(r: 40, g: 90, b: 160)), to: "wide.png")
         return w
     }
