@@ -40,6 +40,11 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--config", "newline.json"], status: 64, says: "newline.json: key \"fit\": expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--config", "trailing.json"], status: 1, says: "trailing.json: not valid JSON: expected a key in quotes after the comma (no trailing commas) at line 1, column 22"),
         Case(arguments: ["render", "imgs", "--config", "twice.json"], status: 1, says: "twice.json: key \"fps\": given twice"),
+        // A key twice inside a value is bad JSON, not an option given twice (before: `key "a":
+        // given twice ...; give each option once`); an empty unknown key is named as any other.
+        Case(arguments: ["render", "imgs", "--config", "nested-twice.json"], status: 1,
+             says: "nested-twice.json: not valid JSON: key \"a\" given twice at line 1, column 16"),
+        Case(arguments: ["render", "imgs", "--config", "empty-key.json"], status: 1, says: "empty-key.json: key \"\": unknown key; expected one of"),
         Case(arguments: ["render", "imgs", "--config", "exponent.json"], status: 64,
              says: "exponent.json: key \"hold\": expected seconds written 2, 1.5s or 300ms, got \"1e-3\""),
         Case(arguments: ["render", "imgs", "--config", "long.json"], status: 64,
@@ -98,6 +103,8 @@ struct HardeningTests {
         try Data("{\"hold\": \"1e-3\"}".utf8).write(to: w.url.appendingPathComponent("exponent.json"))
         try Data("{\"duration\": \"4000s\"}".utf8).write(to: w.url.appendingPathComponent("long.json"))
         try Data("{\"fps\": 10}".utf8).write(to: w.url.appendingPathComponent("fps10.json"))
+        try Data("{\"fps\": {\"a\":1,\"a\":2}}".utf8).write(to: w.url.appendingPathComponent("nested-twice.json"))
+        try Data("{\"\": 1}".utf8).write(to: w.url.appendingPathComponent("empty-key.json"))
         try Data("{\"size\": \"16384x8\"}".utf8).write(to: w.url.appendingPathComponent("size16384.json"))
         try w.write(RGBAImage(width: 16384, height: 2, fill: RGBA(r: 40, g: 90, b: 160)), to: "wide.png")
         return w

@@ -64,7 +64,9 @@ public struct ConfigFile: Sendable {
         var numbers: [OptionKey: String] = [:]
         for name in object.keys.sorted() {
             guard let key = OptionKey(rawValue: name) else {
-                throw .config(file: path, key: name, reason: "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))")
+                // An empty key is named too (`key ""`), where an empty `key` would name none.
+                let expected = "unknown key; expected one of \(OptionKey.allCases.map(\.rawValue).joined(separator: ", "))"
+                throw .config(file: path, key: name, reason: name.isEmpty ? "key \"\": " + expected : expected)
             }
             guard let json = object[name], key.acceptsJSON(json), let value = ConfigFile.optionValue(json) else {
                 throw .config(file: path, key: name, reason: "expected \(key.jsonExpects), got \(object[name].map(String.init(describing:)) ?? "nothing")")

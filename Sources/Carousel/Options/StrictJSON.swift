@@ -12,7 +12,7 @@ enum StrictJSON {
         let reason: String
         /// 1-based line and column of the problem.
         let line: Int, column: Int
-        /// A key given twice in one object, when that is the problem.
+        /// A key given twice in the top object (an option given twice), when that is the problem.
         let duplicateKey: String?
 
         var description: String { "\(reason) at line \(line), column \(column)" }
@@ -87,7 +87,8 @@ enum StrictJSON {
                 let key = try string()
                 guard members[key] == nil else {
                     i = keyStart
-                    throw fail("key \"\(key)\" given twice", key: key)
+                    // Only the top object's keys are options; a key twice deeper is bad JSON.
+                    throw fail("key \"\(key)\" given twice", key: depth == 0 ? key : nil)
                 }
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after the key") }
