@@ -395,6 +395,13 @@ struct EndToEndTests {
         #expect(w.data("a.webp") != w.data("c.webp"))
         let both = try CLI.run(["render", "imgs", "--config", "quality.json", "--lossless", "--quality", "3", "-o", "e.webp"], in: w.url)
         #expect(both.status == 64 && both.stderr == "error: --quality: give either quality or lossless, not both\n")
+        // A config file that gives both halves is wrong whichever a flag overrides, as one with
+        // both `script` and `scriptFile` is; before, a flag of the pair hid it (exit 0).
+        try Data("{\"quality\": 50, \"lossless\": true}".utf8).write(to: w.url.appendingPathComponent("both.json"))
+        for flags in [[String](), ["--quality", "60"], ["--lossless"], ["--no-lossless"]] {
+            let run = try CLI.run(["render", "imgs", "--config", "both.json"] + flags + ["-o", "g.webp"], in: w.url)
+            #expect(run.status == 64 && run.stderr == "error: both.json: key \"quality\": give either quality or lossless, not both\n", "\(flags)")
+        }
         let empty = try CLI.run(["strip", "imgs", "--config", "cfg/empty.json", "-o", "f.png"], in: w.url)
         #expect(empty.status == 1 && empty.stderr == "error: \"\" (an empty name): cannot read script file: no such file or folder\n")
     }

@@ -78,6 +78,11 @@ public struct ConfigFile: Sendable {
             // Options that do not fit together: a usage error, as `--script` with `--script-file` is.
             throw .configValue(file: path, key: .scriptFile, reason: "give either \"script\" or \"scriptFile\", not both")
         }
+        // The other either-or pair, refused here too, so a flag of the pair does not hide it:
+        // the file is wrong whichever half a flag overrides.
+        if object["quality"] != nil, case .bool(true)? = object["lossless"] {
+            throw .configValue(file: path, key: .quality, reason: "give either quality or lossless, not both")
+        }
         self.numbers = numbers
         self.values = OptionKey.allCases.compactMap { key in values.first { $0.0 == key } }.map { (key: $0.0, value: $0.1) }
     }
