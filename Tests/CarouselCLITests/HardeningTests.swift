@@ -40,6 +40,10 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--config", "newline.json"], status: 64, says: "newline.json: key \"fit\": expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--config", "trailing.json"], status: 1, says: "trailing.json: not valid JSON: expected a key in quotes after the comma (no trailing commas) at line 1, column 22"),
         Case(arguments: ["render", "imgs", "--config", "twice.json"], status: 1, says: "twice.json: key \"fps\": given twice"),
+        // A negative count is a whole number, but not one of clones (before: "a whole number of
+        // clones per side, got \"-1\"").
+        Case(arguments: ["render", "imgs", "--clones=-1"], status: 64,
+             says: "--clones: expected auto, set or a whole number of clones per side, from 0, got \"-1\""),
         // A key twice inside a value is bad JSON, not an option given twice (before: `key "a":
         // given twice ...; give each option once`); an empty unknown key is named as any other.
         Case(arguments: ["render", "imgs", "--config", "nested-twice.json"], status: 1,

@@ -262,8 +262,9 @@ public struct Script: Equatable, Sendable {
                 // `cubic-bezier (0,0,1,1)`: the values apart from the name.
                 throw StepError(text: "\"\(arg)\" is not an easing; \(function) takes its values right after it, with no space, "
                                 + "as in \(function)\(args[(k + 1)...].joined())")
-            } else if MediaTime(parsing: arg) != nil && duration == nil {
-                // `prev ease-in 0.2`: a DURATION after the EASING.
+            } else if duration == nil, easing != nil, let first = arg.drop(while: { $0 == "-" }).first, first.isNumber || first == "." {
+                // `prev ease-in 0.2`: a DURATION after the EASING (numeric after any sign, as
+                // above, whether or not it is a DURATION in range).
                 throw StepError(text: "the DURATION goes before the EASING, as in \((step + [arg, args[k - 1]]).joined(separator: " "))")
             } else if MediaTime(parsing: arg) != nil || Easing(arg) != nil {
                 // A second DURATION or EASING.

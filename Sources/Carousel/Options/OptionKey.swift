@@ -116,7 +116,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .size: return "\"WxH\" in pixels, e.g. \"640x360\""
         case .itemWidth, .spacing, .fps, .colors: return "a whole number"
         case .align: return "start or center"
-        case .clones: return "auto, set or a whole number of clones per side"
+        case .clones: return "auto, set or a whole number of clones per side, from 0"
         case .fit: return "fill, fit or stretch"
         case .background, .dotColor, .dotCurrentColor: return "a colour #RRGGBB or #RRGGBBAA"
         case .script: return "a script text"

@@ -79,6 +79,7 @@ struct ScriptTests {
             + "one EASING, in that order, got 4 arguments"),
         ("prev ease-in 0.2", "--script: step 1 \"prev ease-in 0.2\": the DURATION goes before the EASING, as in prev 0.2 ease-in"),
         ("goto 3 ease 300ms", "--script: step 1 \"goto 3 ease 300ms\": the DURATION goes before the EASING, as in goto 3 300ms ease"),
+        ("next linear 5000", "--script: step 1 \"next linear 5000\": the DURATION goes before the EASING, as in next 5000 linear"),
         // A unit or a curve's values apart from what they belong to: where they belong.
         ("next 1.5 s linear", "--script: step 1 \"next 1.5 s linear\": \"s\" is not an easing; a DURATION's unit goes right after "
             + "its number, as in 1.5s"),
