@@ -95,10 +95,7 @@ public enum AtomicOutput {
         guard path == "-" else { return inputs.first { Paths.isSameFile(path, $0.path) } }
         var out = stat()
         guard fstat(STDOUT_FILENO, &out) == 0, out.st_mode & S_IFMT == S_IFREG else { return nil }
-        return inputs.first { input in
-            var info = stat()
-            return stat(input.path, &info) == 0 && info.st_dev == out.st_dev && info.st_ino == out.st_ino
-        }
+        return inputs.first { Paths.isFile(out, at: $0.path) }
     }
 
     /// The first of `inputs` (what it is, and its path) that lies in the existing folder
@@ -110,11 +107,10 @@ public enum AtomicOutput {
         var target = stat()
         guard !folder.isEmpty, stat(folder, &target) == 0, target.st_mode & S_IFMT == S_IFDIR else { return nil }
         return inputs.first { input in
-            var info = stat(), parent = stat()
+            var info = stat()
             let (holder, name) = Paths.split(input.path)
             return isReplaceable(name) && lstat(input.path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
-                && stat(holder.isEmpty ? "." : holder, &parent) == 0
-                && parent.st_dev == target.st_dev && parent.st_ino == target.st_ino
+                && Paths.isFile(target, at: holder.isEmpty ? "." : holder)
         }
     }
 
@@ -323,11 +319,11 @@ public enum AtomicOutput {
         }
         let parent = target.deletingLastPathComponent().path
         let stem = Leftovers.stem(of: target.lastPathComponent, isFolder: true)
-        // The parent named as the user wrote it where no link was followed, as below.
+        // The parent named as the user wrote it, where no link was followed (`a/b`, not the
+        // absolute path it stands for), in errors.
         let written = Paths.split(path).folder
-        if let refusal = appendOnlyRefusal(parent, shown: resolve(path) != path ? parent : written.isEmpty ? "." : written) {
-            throw .output(path, refusal)
-        }
+        let shown = resolve(path) != path ? parent : written.isEmpty ? "." : written
+        if let refusal = appendOnlyRefusal(parent, shown: shown) { throw .output(path, refusal) }
         var failure: Int32 = 0
         // Made and registered in one step, so a signal's cleanup cannot miss it.
         let made = TemporaryFiles.make(isFolder: true) { () -> String? in
@@ -344,9 +340,6 @@ public enum AtomicOutput {
             return nil
         }
         guard let temporaryPath = made else {
-            // The parent named as the user wrote it, where no link was followed (`a/b`, not
-            // the absolute path it stands for).
-            let shown = resolve(path) != path ? parent : written.isEmpty ? "." : written
             if failure != 0 { throw .output(path, cannotCreate(in: shown, failure)) }
             throw .output(path, "cannot create a temporary folder in \(shown)")
         }

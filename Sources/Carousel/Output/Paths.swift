@@ -71,9 +71,16 @@ enum Paths {
     /// Whether `a` and `b` name the same existing regular file, links followed (the same
     /// device and inode: a symbolic or hard link to a file counts as that file).
     static func isSameFile(_ a: String, _ b: String) -> Bool {
-        var x = stat(), y = stat()
-        guard stat(a, &x) == 0, x.st_mode & S_IFMT == S_IFREG, stat(b, &y) == 0 else { return false }
-        return x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        var x = stat()
+        guard stat(a, &x) == 0, x.st_mode & S_IFMT == S_IFREG else { return false }
+        return isFile(x, at: b)
+    }
+
+    /// Whether `path`, links followed, is the file or folder whose `stat` is `info` (the same
+    /// device and inode).
+    static func isFile(_ info: stat, at path: String) -> Bool {
+        var other = stat()
+        return stat(path, &other) == 0 && other.st_dev == info.st_dev && other.st_ino == info.st_ino
     }
 
     /// `folder` and `name` joined with one slash; `name` alone when `folder` is empty or
