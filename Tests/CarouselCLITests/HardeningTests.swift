@@ -301,11 +301,11 @@ struct HardeningTests {
         let w = try Workspace()
         defer { w.remove() }
         try FileManager.default.createDirectory(at: w.url.appendingPathComponent("fixed"), withIntermediateDirectories: false)
-        try #require(try Self.chattr("+i", "fixed", in: w))
-        defer { _ = try? Self.chattr("-i", "fixed", in: w) }
-        let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "fixed/x.gif", "--quiet"], in: w.url)
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
+        try Self.withAttribute("i", on: "fixed", in: w) {
+            let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "fixed/x.gif", "--quiet"], in: w.url)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: fixed/x.gif: cannot write in fixed: not permitted (a sandbox, such as a package plugin's outside its package, or a folder marked immutable)\n")
+        }
     }
 
     /// A folder marked append-only takes a new file but lets none be renamed or removed, so
@@ -317,16 +317,24 @@ struct HardeningTests {
         let w = try Workspace()
         defer { w.remove() }
         try FileManager.default.createDirectory(at: w.url.appendingPathComponent("ao"), withIntermediateDirectories: false)
-        try #require(try Self.chattr("+a", "ao", in: w))
-        defer { _ = try? Self.chattr("-a", "ao", in: w) }
-        for arguments in [["render", "imgs", "--hold", "0.2", "-o", "ao/y.gif"], ["frame", "imgs", "--at", "0", "-o", "ao/f.png"],
-                          ["frames", "imgs", "--hold", "0.2", "-o", "ao/fr"]] {
-            let result = try CLI.run(arguments + ["--quiet"], in: w.url)
-            #expect(result.status == 1, "\(arguments)")
-            #expect(result.stderr == "error: \(arguments[arguments.count - 1]): cannot write in ao: the folder is marked append-only, "
-                    + "which lets a new file in but not renamed into place or removed\n")
+        try Self.withAttribute("a", on: "ao", in: w) {
+            for arguments in [["render", "imgs", "--hold", "0.2", "-o", "ao/y.gif"], ["frame", "imgs", "--at", "0", "-o", "ao/f.png"],
+                              ["frames", "imgs", "--hold", "0.2", "-o", "ao/fr"]] {
+                let result = try CLI.run(arguments + ["--quiet"], in: w.url)
+                #expect(result.status == 1, "\(arguments)")
+                #expect(result.stderr == "error: \(arguments[arguments.count - 1]): cannot write in ao: the folder is marked append-only, "
+                        + "which lets a new file in but not renamed into place or removed\n")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("ao")).isEmpty)
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("ao")).isEmpty)
+    }
+
+    /// Runs `body` with `name` in `w` marked with the attribute `flag` (`i` immutable, `a`
+    /// append-only), cleared after.
+    static func withAttribute(_ flag: String, on name: String, in w: Workspace, _ body: () throws -> Void) throws {
+        try #require(try chattr("+" + flag, name, in: w))
+        defer { _ = try? chattr("-" + flag, name, in: w) }
+        try body()
     }
 
     /// Sets or clears an attribute of `name` in `w` (`flag`: `+i` or `-i` immutable, `+a` or
@@ -519,13 +527,13 @@ struct HardeningTests {
         defer { w.remove() }
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.2", "-o", "out", "--quiet"], in: w.url).status == 0)
         let before = try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted()
-        try #require(try Self.chattr("+i", "out", in: w))
-        defer { _ = try? Self.chattr("-i", "out", in: w) }
-        let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: out: cannot replace the folder's files: permission denied\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
-        #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+        try Self.withAttribute("i", on: "out", in: w) {
+            let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: out: cannot replace the folder's files: permission denied\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
+            #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+        }
     }
 
     /// A frames folder holding a file marked immutable or append-only, or itself marked
@@ -543,13 +551,13 @@ struct HardeningTests {
         for (flag, name, reason) in [("i", "out/" + marked, "\(marked) is marked immutable or append-only"),
                                      ("a", "out/" + marked, "\(marked) is marked immutable or append-only"),
                                      ("a", "out", "the folder is marked append-only or immutable")] {
-            try #require(try Self.chattr("+" + flag, name, in: w))
-            defer { _ = try? Self.chattr("-" + flag, name, in: w) }
-            let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
-            #expect(result.status == 1)
-            #expect(result.stderr == "error: out: cannot replace the folder's files: \(reason)\n", "+\(flag) \(name)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
-            #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+            try Self.withAttribute(flag, on: name, in: w) {
+                let result = try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url)
+                #expect(result.status == 1)
+                #expect(result.stderr == "error: out: cannot replace the folder's files: \(reason)\n", "+\(flag) \(name)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).sorted() == before)
+                #expect(w.leftovers.isEmpty, "\(w.leftovers)")
+            }
         }
         // Unmarked, the folder is replaced.
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url).status == 0)
