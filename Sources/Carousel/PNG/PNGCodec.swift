@@ -81,11 +81,11 @@ public enum PNGCodec {
         // limit, which that interface cannot raise) as "Invalid IHDR data": such a header says
         // its size first, the cap's error past the cap, else that limit's.
         if let (width, height) = PNGChunks.headerSize(raw), width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max),
-           max(width, height) > libpngReadLimit {
+           max(width, height) > libpngSideLimit {
             guard width * height <= maximumPixels else {
                 throw .tooLarge(file: name, width: width, height: height, limit: maximumPixels)
             }
-            throw .invalid(file: name, reason: "image is \(width)x\(height); PNG input is read up to \(libpngReadLimit) pixels a side")
+            throw .invalid(file: name, reason: "image is \(width)x\(height); PNG input is read up to \(libpngSideLimit) pixels a side")
         }
         var image = png_image()
         image.version = carousel_png_image_version
@@ -131,7 +131,7 @@ public enum PNGCodec {
     /// `carousel strip` of a wide spacing (`--spacing 249500` over two pictures, 1,000,560
     /// pixels) was refused with libpng's `Invalid IHDR data`, though a PNG may be 2^31 - 1.
     public static func encode(_ image: RGBAImage, name: String = "<memory>", fast: Bool = false) throws(PNGError) -> Data {
-        if fast || max(image.width, image.height) > libpngWriteLimit { return try PNGWriter.encodeQuickly(image, name: name) }
+        if fast || max(image.width, image.height) > libpngSideLimit { return try PNGWriter.encodeQuickly(image, name: name) }
         var png = png_image()
         png.version = carousel_png_image_version
         png.width = UInt32(image.width)
@@ -152,13 +152,11 @@ public enum PNGCodec {
         return out.prefix(size)
     }
 
-    /// The widest and tallest image libpng's simplified writer takes (its default user limit,
-    /// `PNG_USER_WIDTH_MAX` and `PNG_USER_HEIGHT_MAX`, which that interface cannot raise).
-    static let libpngWriteLimit = 1_000_000
-
-    /// The widest and tallest image libpng's simplified reader takes (the same default user
-    /// limit): a wider or taller PNG, such as a long `carousel strip`, is refused saying so.
-    static let libpngReadLimit = 1_000_000
+    /// The widest and tallest image libpng's simplified interface takes, to read or to write
+    /// (its default user limit, `PNG_USER_WIDTH_MAX` and `PNG_USER_HEIGHT_MAX`, which that
+    /// interface cannot raise): a wider or taller image is written the quick way, and refused
+    /// as an input, saying so.
+    static let libpngSideLimit = 1_000_000
 
     /// Whether the IHDR (which `png_image_begin_read` has validated) declares 16 bits and Adam7.
     static func isInterlaced16Bit(_ data: Data) -> Bool {

@@ -87,7 +87,7 @@ struct PNGCodecTests {
     /// no such limit; at the limit libpng still writes it. Before, past it, libpng refused:
     /// `Invalid IHDR data`.
     @Test func imagesPastLibpngsLimitAreWritten() throws {
-        let limit = PNGCodec.libpngWriteLimit
+        let limit = PNGCodec.libpngSideLimit
         for (width, height) in [(limit + 1, 1), (1, limit + 1)] {
             var image = RGBAImage(width: width, height: height, fill: RGBA(r: 10, g: 200, b: 30))
             image[width - 1, height - 1] = RGBA(r: 250, g: 0, b: 0, a: 128)
@@ -171,7 +171,7 @@ struct PNGCodecTests {
     /// before libpng, whose own refusal was `Invalid IHDR data` for both. Such a file is what
     /// a long `carousel strip` writes.
     @Test func sidesPastLibpngsReadLimitSaySo() throws {
-        let limit = PNGCodec.libpngReadLimit
+        let limit = PNGCodec.libpngSideLimit
         for (width, height) in [(limit + 1, 1), (1, limit + 1)] {
             let data = try PNGCodec.encode(RGBAImage(width: width, height: height, fill: .white), name: "wide.png")
             #expect(throws: PNGError.invalid(file: "wide.png", reason: "image is \(width)x\(height); PNG input is read up to 1000000 pixels a side")) {
