@@ -37,6 +37,11 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--hold", "0", "--duration", "0", "--script", "autoplay 1000000000"], status: 64, says: "--hold: is 0 s"),
         Case(arguments: ["render", "imgs", "--fit", "a\nb"], status: 64, says: "--fit: expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--script", "hold 1; \u{1B}[31mred"], status: 1, says: "\"\\u{1B}[31mred\""),
+        // Characters that reorder or hide text are escaped too: this name showed as posterfig.png.
+        Case(arguments: ["render", "poster\u{202E}gnp.png", "-o", "x.gif"], status: 1,
+             says: "poster\\u{202E}gnp.png: no such file or folder"),
+        Case(arguments: ["render", "imgs", "--fit", "\u{200B}fit\u{FEFF}"], status: 64,
+             says: "--fit: expected fill, fit or stretch, got \"\\u{200B}fit\\u{FEFF}\""),
         Case(arguments: ["render", "imgs", "--config", "newline.json"], status: 64, says: "newline.json: key \"fit\": expected fill, fit or stretch, got \"a\\nb\""),
         Case(arguments: ["render", "imgs", "--config", "trailing.json"], status: 1, says: "trailing.json: not valid JSON: expected a key in quotes after the comma (no trailing commas) at line 1, column 22"),
         Case(arguments: ["render", "imgs", "--config", "twice.json"], status: 1, says: "twice.json: key \"fps\": given twice"),

@@ -44,9 +44,8 @@ public struct ConfigFile: Sendable {
         let root: JSONValue
         let bytes = [UInt8](data)
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
-        // A file saved as UTF-16 or UTF-32 (a byte-order mark of theirs, or NULs among the first
-        // bytes, where JSON has ASCII) is said to be so, rather than as JSON's first error.
-        if body.starts(with: [0xFF, 0xFE]) || body.starts(with: [0xFE, 0xFF]) || body.prefix(4).contains(0) {
+        // A file saved as UTF-16 or UTF-32 is said to be so, rather than as JSON's first error.
+        if ConfigFile.isUTF16OrUTF32(body) {
             throw .input(path, "not UTF-8 text (UTF-16 or UTF-32); save it as UTF-8")
         }
         do {
@@ -85,6 +84,20 @@ public struct ConfigFile: Sendable {
         }
         self.numbers = numbers
         self.values = OptionKey.allCases.compactMap { key in values.first { $0.0 == key } }.map { (key: $0.0, value: $0.1) }
+    }
+
+    /// Whether `bytes` start as JSON saved in UTF-16 or UTF-32 does: a byte-order mark of
+    /// theirs, or, without one, the NULs that the first two characters (ASCII, in JSON) bring
+    /// in each of the four layouts (RFC 4627, section 3). Other bytes with NULs, such as a
+    /// gzip file's, are left to the parser, which says where the JSON fails.
+    static func isUTF16OrUTF32(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0, 0, 0xFE, 0xFF]) {
+            return true
+        }
+        guard bytes.count >= 4 else { return false }
+        let zero = bytes.prefix(4).map { $0 == 0 }
+        return zero == [true, true, true, false] || zero == [true, false, true, false]
+            || zero == [false, true, true, true] || zero == [false, true, false, true]
     }
 
     /// `quiet`, if the file sets it.

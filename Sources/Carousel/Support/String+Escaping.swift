@@ -1,6 +1,11 @@
 extension String {
     /// The text with every control character escaped (`\n`, `\t`, `\r`, others as `\u{1B}`),
     /// so a value quoted in a message cannot break its line or drive a terminal.
+    ///
+    /// The characters that reorder text written right to left (Unicode's Bidi_Control, such as
+    /// U+202E) and the invisible zero-width space, word joiner and byte-order mark are escaped
+    /// too: unescaped, a file name holding one would be shown otherwise than it is spelt.
+    /// Zero-width joiners stay, as they spell words in several scripts and emoji.
     public var escapingControlCharacters: String {
         var out = ""
         for scalar in unicodeScalars {
@@ -9,7 +14,8 @@ extension String {
             case "\t": out += "\\t"
             case "\r": out += "\\r"
             case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || scalar.value == 0x2028 || scalar.value == 0x2029:
+                || scalar.value == 0x2028 || scalar.value == 0x2029
+                || scalar.properties.isBidiControl || [0x200B, 0x2060, 0xFEFF].contains(scalar.value):
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }

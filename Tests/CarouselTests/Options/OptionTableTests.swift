@@ -257,10 +257,24 @@ struct OptionTableTests {
         let utf16LE = json.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         let utf16BE = json.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         let utf32LE = json.unicodeScalars.flatMap { [UInt8($0.value & 0xFF), 0, 0, 0] }
-        for bytes in [[0xFF, 0xFE] + utf16LE, [0xFE, 0xFF] + utf16BE, utf16LE, utf16BE, utf32LE, [0xEF, 0xBB, 0xBF] + utf16LE] {
+        let utf32BE = json.unicodeScalars.flatMap { [0, 0, 0, UInt8($0.value & 0xFF)] }
+        for bytes in [[0xFF, 0xFE] + utf16LE, [0xFE, 0xFF] + utf16BE, utf16LE, utf16BE, utf32LE, utf32BE,
+                      [0, 0, 0xFE, 0xFF] + utf32BE, [0xEF, 0xBB, 0xBF] + utf16LE] {
             #expect(throws: CarouselError.input("c.json", "not UTF-8 text (UTF-16 or UTF-32); save it as UTF-8")) {
                 try ConfigFile(data: Data(bytes), path: "c.json")
             }
+        }
+    }
+
+    /// Other bytes with NULs near the start are not called UTF-16 or UTF-32: a gzip file
+    /// (`1F 8B 08 00`) was, by a NUL among its first four bytes.
+    @Test func binaryConfigIsNotCalledUTF16() throws {
+        let gzip: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]
+        #expect(throws: CarouselError.input("c.json.gz", "not valid JSON: expected a JSON value at line 1, column 1")) {
+            try ConfigFile(data: Data(gzip), path: "c.json.gz")
+        }
+        #expect(throws: CarouselError.input("c.json", "not valid JSON: expected a JSON value at line 1, column 1")) {
+            try ConfigFile(data: Data([0, 0x7B, 0x7D, 0]), path: "c.json")
         }
     }
 
