@@ -90,9 +90,18 @@ public struct ImageComparison: Sendable {
         // failure at the limit (58 of 57600 pixels, 0.10%, where 0.10% allows 57).
         let allowed = allowed(tolerance)
         return "\(subject) differs from its reference\(context): \(differingPixels) of \(totalPixels) pixels "
-            + "(\(String(format: "%.2f", share))%) differ by more than \(channel) levels "
+            + "(\(Self.percentage(share))%) differ by more than \(channel) levels "
             + "(allowed: \(allowed == 0 ? "none" : "\(allowed), \(String(format: "%.2f", 100 * tolerance.pixels))%")); "
             + "the largest difference is \(largest.difference) levels at \(place(largest.x, largest.y))."
+    }
+
+    /// `share` (a percentage) with two decimals, as `<0.01` above 0 and `>99.99` below 100
+    /// where two decimals would round it to either end: 2 differing pixels of 57,600 read
+    /// `0.00%`, as if none differed.
+    static func percentage(_ share: Double) -> String {
+        if share > 0 && share < 0.005 { return "<0.01" }
+        if share < 100 && share >= 99.995 { return ">99.99" }
+        return String(format: "%.2f", share)
     }
 
     /// A picture of the differences: the reference dimmed to a quarter, differing pixels red

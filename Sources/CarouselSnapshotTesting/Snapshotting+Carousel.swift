@@ -199,12 +199,20 @@ func artifacts(reference: RGBAImage, actual: RGBAImage, tolerance: FrameToleranc
 /// and function that made the strategy (`place`, under XCTest), `n` the number of the test's
 /// snapshot compared (``ArtifactCounter``), so a rerun overwrites the same files instead of
 /// adding folders. A file an earlier run left where there is no PNG now is removed.
+///
+/// The cases of a parameterized Swift Testing test share the test's name and run in parallel
+/// in no set order, so a count would give a case another folder on every run. There `n` is
+/// ``artifactKey(_:)`` of the reference PNG (of the actual one where there is no reference):
+/// the same reference, the same folder.
 func writeArtifacts(_ files: [(name: String, png: Data?)], place: ArtifactPlace) throws -> URL {
     let base = URL(fileURLWithPath: ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"] ?? NSTemporaryDirectory(),
                    isDirectory: true)
     let (file, test) = currentTest(or: place)
+    let number = inParameterizedCase
+        ? artifactKey(files.lazy.compactMap(\.png).first ?? Data())
+        : String(ArtifactCounter.shared.number(for: place))
     let folder = base.appendingPathComponent("carousel-snapshots").appendingPathComponent(file)
-        .appendingPathComponent("\(test).\(ArtifactCounter.shared.number(for: place))")
+        .appendingPathComponent("\(test).\(number)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, png) in files {
         let url = folder.appendingPathComponent(name)
@@ -248,6 +256,26 @@ private func currentTest(or place: ArtifactPlace) -> (file: String, test: String
     }
     #endif
     return (place.file, place.test)
+}
+
+/// Whether the running Swift Testing test case is one of a parameterized test's.
+private var inParameterizedCase: Bool {
+    #if canImport(Testing)
+    return Test.Case.current?.isParameterized == true
+    #else
+    return false
+    #endif
+}
+
+/// Eight hexadecimal digits of the 64-bit FNV-1a hash of `data`: the same on every run and
+/// platform, where Swift's `Hasher` is seeded anew in each process.
+func artifactKey(_ data: Data) -> String {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in data {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+    let hex = String(hash >> 32, radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
 }
 
 /// `name` as swift-snapshot-testing's `sanitizePathComponent` makes it.

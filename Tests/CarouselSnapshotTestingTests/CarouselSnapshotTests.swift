@@ -368,6 +368,41 @@ struct CarouselSnapshotTests {
                 "\(message)")
     }
 
+    /// In a parameterized test, whose cases run in parallel in no set order, a case's failure
+    /// folder is named after its reference, not counted: before, the same failing case wrote
+    /// `paramFolder-_.1/`, `.3/` or `.2/` from run to run.
+    @Test(arguments: [RGBA(r: 255, g: 0, b: 0), RGBA(r: 0, g: 0, b: 255)])
+    func parameterizedFailureKeepsItsFolder(_ current: RGBA) throws {
+        let folder = try Self.twoReferences()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let reference = try Data(contentsOf: folder.appendingPathComponent("banner.1.png"))
+        var folders: [String] = []
+        for _ in 0..<2 {
+            let message = try #require(verifySnapshot(of: try Self.carousel(current: current), as: .frame(at: 0), record: .never,
+                                                      snapshotDirectory: folder.path, testName: "banner"))
+            let line = try #require(message.split(separator: "\n").first { $0.hasPrefix("Difference:") })
+            folders.append(URL(fileURLWithPath: String(line.dropFirst("Difference:".count)).trimmingCharacters(in: .whitespaces))
+                .deletingLastPathComponent().lastPathComponent)
+        }
+        #expect(folders == Array(repeating: "parameterizedFailureKeepsItsFolder-_.\(artifactKey(reference))", count: 2))
+    }
+
+    /// The folder key is FNV-1a's, as its published values give it.
+    @Test func artifactKeyIsFNV1a() {
+        #expect(artifactKey(Data()) == "cbf29ce4")
+        #expect(artifactKey(Data("a".utf8)) == "af63dc4c")
+        #expect(artifactKey(Data("foobar".utf8)) == "85944171")
+    }
+
+    /// A share of differing pixels that two decimals would round to 0% or 100% says so.
+    @Test func sharesNearEitherEndAreNotRoundedToIt() {
+        #expect(ImageComparison.percentage(100 * 2 / 57600) == "<0.01")
+        #expect(ImageComparison.percentage(0) == "0.00")
+        #expect(ImageComparison.percentage(0.1) == "0.10")
+        #expect(ImageComparison.percentage(100 * 57599 / 57600) == ">99.99")
+        #expect(ImageComparison.percentage(100) == "100.00")
+    }
+
     /// A fresh folder holding `banner.1.png` and `banner.2.png`, each the carousel's first frame.
     static func twoReferences() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-references-\(UUID().uuidString)")
