@@ -125,10 +125,11 @@ public struct Geometry: Equatable, Sendable {
     /// Width of the padded strip: `(leftClones + N + rightClones) * pitch`.
     public var stripWidth: Int { (leftClones + count + rightClones) * pitch }
 
-    /// Offset in the periodic strip at position `p` (pages): `round(p * pitch) - a`, half up.
+    /// Offset in the periodic strip at position `p` (pages): `round(p * pitch) - a`, half up,
+    /// an offset a hair below a half taken as the half (``roundedHalfUp(_:scale:)``).
     public func x0(at position: Double) -> Int {
         // Positions are bounded by the options' ranges; the clamp keeps a wrong one from trapping.
-        let x = (position * Double(pitch) + 0.5).rounded(.down)
+        let x = roundedHalfUp(position * Double(pitch), scale: Double(pitch))
         return Int(x.isNaN ? 0 : min(Geometry.farthest, max(-Geometry.farthest, x))) - alignOffset
     }
 
@@ -179,6 +180,25 @@ public struct Geometry: Equatable, Sendable {
         return (max(0, ceilDiv(pitch + a, pitch)), max(0, ceilDiv(width - a, pitch)))
     }
 }
+
+/// `x` rounded half up, where `x` lying below a half by no more than `scale` times
+/// ``halfTieTolerance`` counts as that half: an eased move's or a settle's position is
+/// worked out in floating point, and where it is exactly half way (half a pixel of `x0`,
+/// half a page of the lit dot: the middle of a symmetric curve, a settle at a simple
+/// fraction of its time) it can come out a few units in the last place below, as
+/// `-0.5000000000000001` pages or `0.49999999999999975` pixels, and round down.
+/// `scale` is the size, in `x`'s units, of one page.
+func roundedHalfUp(_ x: Double, scale: Double = 1) -> Double {
+    let up = (x + 0.5).rounded(.down)
+    // x lies in [up - 0.5, up + 0.5): the half that would round it up is up + 0.5.
+    return up + 0.5 - x <= halfTieTolerance * scale ? up + 1 : up
+}
+
+/// How far below a half, in pages, a position still counts as the half: far above the
+/// floating-point error of an eased position (the Bézier solved to 1e-12 in x, times the
+/// curve's slope; a few units in the last place of the sums), and far below any
+/// difference the frames could show.
+let halfTieTolerance = 1e-9
 
 /// Integer division rounding toward minus infinity.
 func floorDiv(_ a: Int, _ b: Int) -> Int {

@@ -30,7 +30,7 @@ public enum DotsSwitch: String, CaseIterable, Codable, Sendable {
                      "DotsSwitch.page: \(count) pages at position \(state.position); at least 1 page, at a finite position")
         switch self {
         case .half:
-            let nearest = Int((state.position + 0.5).rounded(.down))
+            let nearest = Int(roundedHalfUp(state.position))
             return ((nearest % count) + count) % count
         case .start:
             return state.to

@@ -129,6 +129,37 @@ struct TimelineTests {
         #expect(carousel.geometry.x0(of: carousel.states[29]) == 15)
     }
 
+    /// Eased moves and settles work in floating point, and a position exactly half way (half a
+    /// pixel, or half a page for the lit dot) came out a hair below the half and rounded down:
+    /// x0 0 for 1 at a settle's midpoint, -13 for -12 and page 4 for 0 at a symmetric curve's,
+    /// 1 for 2 along `cubic-bezier(0,0,1,1)`, which is linear.
+    @Test func easedTiesRoundHalfUp() throws {
+        func carousel(_ script: String, width: Int, fps: Int) throws -> Carousel {
+            var options = CarouselOptions()
+            options.size = PixelSize(width: width, height: 4)
+            options.align = .start
+            options.fps = fps
+            options.duration = 0.2
+            options.script = try Script(parsing: script)
+            let items = (0..<5).map { RGBAImage(width: width, height: 4, fill: RGBA(r: UInt8(40 * $0), g: 90, b: 200)) }
+            return try Carousel(images: items, options: options)
+        }
+        let settling = try carousel("drag -4 0.1; hold 0.1; release; hold 0.1", width: 100, fps: 10)
+        let settle = settling.info(index: 3)
+        #expect(settle.phase == .settle && settle.x0 == 1, "p = 0.005 pages: \(settle.position)")
+        let symmetric = try carousel("prev 0.4 cubic-bezier(0.3,0.1,0.7,0.9); hold 0.04", width: 25, fps: 25).info(index: 5)
+        #expect(symmetric.x0 == -12 && symmetric.page == 0, "p = -0.5 pages: \(symmetric.position)")
+        let straight = try carousel("next 0.16 cubic-bezier(0,0,1,1); hold 0.04", width: 6, fps: 25).info(index: 1)
+        #expect(straight.x0 == 2, "p = 0.25 pages: \(straight.position)")
+        // Only a hair counts (1e-9 pages): a position clearly below the half still rounds down.
+        let geometry = settling.geometry
+        #expect(geometry.x0(at: 0.0049999999999999975) == 1 && geometry.x0(at: -0.005000000000000001) == 0)
+        #expect(geometry.x0(at: 0.004999) == 0 && geometry.x0(at: -0.015) == -1 && geometry.x0(at: 0.025) == 3)
+        #expect(geometry.x0(at: 0.37499999999999) == 38 && geometry.x0(at: 0.374999) == 37)
+        let page = { (p: Double) in DotsSwitch.half.page(for: FrameState(index: 0, position: p, from: 0, to: 0, moving: true, jumped: false), count: 5) }
+        #expect(page(-0.5000000000000001) == 0 && page(0.49999999999999994) == 1 && page(0.4999) == 0)
+    }
+
     @Test func gotoBeyondLastPageIsAnError() {
         #expect(throws: CarouselError.script(source: "script", step: 2, line: 0, text: "goto 6",
                                              reason: "page 6 does not exist; expected 1...5")) {
