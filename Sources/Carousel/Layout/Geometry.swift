@@ -126,7 +126,8 @@ public struct Geometry: Equatable, Sendable {
     public var stripWidth: Int { (leftClones + count + rightClones) * pitch }
 
     /// Offset in the periodic strip at position `p` (pages): `round(p * pitch) - a`, half up,
-    /// an offset a hair below a half taken as the half (``roundedHalfUp(_:scale:)``).
+    /// where a position no more than 1e-9 pages below a half counts as the half (floating
+    /// point puts an eased move's exact ties a few units in the last place below).
     public func x0(at position: Double) -> Int {
         // Positions are bounded by the options' ranges; the clamp keeps a wrong one from trapping.
         let x = roundedHalfUp(position * Double(pitch), scale: Double(pitch))
