@@ -44,7 +44,7 @@ struct CarouselArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: help(.colors)) var colors: String?
     @Option(help: help(.dither)) var dither: Choice<Dither>?
 
-    @Option(help: ArgumentHelp("Read options from a JSON file: every option as a camelCase key (e.g. \"itemWidth\": 343). Flags override it.", valueName: "FILE.json"))
+    @Option(help: ArgumentHelp("Read options from a JSON file (- for standard input): every option as a camelCase key (e.g. \"itemWidth\": 343). Flags override it.", valueName: "FILE.json"))
     var config: String?
 
     // `--no-quiet` and `--no-lossless` undo a config file's `true`, as any flag overrides its key.
@@ -127,10 +127,11 @@ struct CarouselArguments: ParsableArguments {
     func carousel(options: CarouselOptions, output: String? = nil, folder: String? = nil) throws(CLIError) -> Carousel {
         let urls = try attributed { () throws(CarouselError) in images.isEmpty ? [] : try ImageInputs.resolve(images) }
         // The script file the options took (`--script-file`, or the config's `scriptFile`
-        // joined to its folder), as it was read.
+        // joined to its folder), as it was read; standard input (`-`) is read before any
+        // output is opened, and names no file.
         let inputs = urls.map { (what: "the input image", path: $0.relativePath) }
             + [config.map { (what: "the config file", path: $0) },
-               options.script?.file.map { (what: "the script file", path: $0) }].compactMap { $0 }
+               options.script?.file.map { (what: "the script file", path: $0) }].compactMap { $0 }.filter { $0.path != "-" }
         if let output {
             if let refusal = StandardDescriptors.refusal(of: output) { throw CLIError(description: refusal, status: 1) }
             if let input = AtomicOutput.overwrittenInput(by: output, among: inputs) {
@@ -150,9 +151,12 @@ struct CarouselArguments: ParsableArguments {
         do {
             return try body()
         } catch {
-            // The config file's keys, read again (a file that cannot be read has none).
-            let keys = config.flatMap { try? ConfigFile(path: $0) }.map { Set($0.values.map(\.key)) } ?? []
-            throw CLIError(error, flags: Set(given.map(\.0)), config: config, configKeys: keys)
+            // The config file's keys, read again (a file that cannot be read has none; a pipe
+            // gives the bytes it gave the first time), and its name as its errors give it
+            // (`standard input` for `-`).
+            let file = config.flatMap { try? ConfigFile(path: $0) }
+            let keys = file.map { Set($0.values.map(\.key)) } ?? []
+            throw CLIError(error, flags: Set(given.map(\.0)), config: file?.path ?? config, configKeys: keys)
         }
     }
 }

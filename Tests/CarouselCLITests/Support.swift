@@ -28,6 +28,13 @@ enum CLI {
         return try Subprocess.run(binary, arguments, in: directory, timeout: timeout)
     }
 
+    /// Runs `carousel ARGS` in `directory` with `input` as standard input (a pipe, or a
+    /// descriptor such as a terminal's).
+    static func run(_ arguments: [String], in directory: URL, input: Subprocess.Input) throws -> Result {
+        guard let binary else { throw Missing() }
+        return try Subprocess.run(binary, arguments, in: directory, input: input)
+    }
+
     struct Missing: Error, CustomStringConvertible {
         var description: String { "the carousel binary is not built beside the tests (run swift build first)" }
     }
@@ -41,9 +48,21 @@ enum Subprocess {
         var description: String { "\(arguments.joined(separator: " ")) did not finish" }
     }
 
-    /// Runs `executable ARGS` in `directory` with extra `environment`; kills it after `timeout` seconds.
+    /// What a run reads on standard input.
+    enum Input {
+        /// Nothing: `/dev/null`.
+        case none
+        /// A pipe that these bytes are written into, then closed; a reader that stops early
+        /// ends the writing.
+        case pipe(Data)
+        /// An open descriptor, such as a terminal's.
+        case descriptor(Int32)
+    }
+
+    /// Runs `executable ARGS` in `directory` with extra `environment` and `input`; kills it
+    /// after `timeout` seconds.
     static func run(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String] = [:],
-                    timeout: TimeInterval = 120) throws -> CLI.Result {
+                    input: Input = .none, timeout: TimeInterval = 120) throws -> CLI.Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -61,8 +80,42 @@ enum Subprocess {
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        var writer: Thread?
+        switch input {
+        case .none:
+            process.standardInput = FileHandle.nullDevice
+        case .descriptor(let fd):
+            process.standardInput = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        case .pipe(let bytes):
+            // Both ends close on exec, so that no child (this run's, or another test's
+            // started meanwhile) holds the writing end open; the run's standard input is a
+            // copy of the reading end, made for it alone.
+            var ends: [Int32] = [-1, -1]
+            #if os(Linux)
+            typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+            guard try CFunction.load("pipe2", as: Pipe2.self)(&ends, O_CLOEXEC) == 0 else { throw POSIXError(.EMFILE) }
+            #else
+            guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            #endif
+            process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+            // The bytes are written as the run reads them, as a shell's pipe feeds it; a
+            // run that stops reading makes the write fail (SIGPIPE ignored), ending it.
+            signal(SIGPIPE, SIG_IGN)
+            let fd = ends[1]
+            writer = Thread {
+                var done = 0
+                while done < bytes.count {
+                    let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, bytes.count - done) }
+                    if n <= 0 { break }
+                    done += n
+                }
+                close(fd)
+            }
+        }
         try process.run()
+        if case .pipe = input, let handle = process.standardInput as? FileHandle { try handle.close() }
+        writer?.start()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
@@ -123,4 +176,18 @@ struct Workspace {
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// C library functions that Swift's Glibc module does not declare (`pipe2`, the
+/// pseudo-terminal calls), looked up by name.
+enum CFunction {
+    struct Missing: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "\(name) is not in the C library" }
+    }
+
+    static func load<T>(_ name: String, as type: T.Type) throws -> T {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw Missing(name: name) }
+        return unsafeBitCast(symbol, to: type)
+    }
 }

@@ -280,12 +280,16 @@ public struct Script: Equatable, Sendable {
 }
 
 extension Script {
-    /// Reads and parses a script file; errors name the file as `name` (default: `path`), and the line and step.
+    /// Reads and parses a script file; errors name the file as `name` (default: `path`, or
+    /// "standard input" for `-`), and the line and step.
+    ///
+    /// `path` may be a regular file or a pipe: `-` reads standard input, and a FIFO or a
+    /// shell's `<(command)` is read to its end.
     public static func load(path: String, name: String? = nil) throws(CarouselError) -> Script {
-        let name = name ?? path
+        let name = name ?? InputFile.displayName(path)
         let data: Data
         do {
-            data = try InputFile.read(path, limit: Script.maximumSize)
+            data = try InputFile.read(path, limit: Script.maximumSize, as: "script file")
         } catch {
             throw .input(name, "cannot read script file: \(error.reason)")
         }

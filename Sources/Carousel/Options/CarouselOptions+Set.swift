@@ -108,9 +108,10 @@ extension CarouselOptions {
         case .scriptFile:
             // A relative path joined to the config file's folder as the user wrote that (so
             // errors name the file where it was looked for: `cfg/intro.txt`, not `intro.txt`).
-            // An empty one is no file, wherever the config is: not its folder.
+            // An empty one is no file, wherever the config is: not its folder; `-` is standard input.
             let path = try text()
-            script = try Script.load(path: path.isEmpty ? path : Paths.join(context.folder ?? "", path))
+            let isLiteral = path.isEmpty || path == InputFile.standardInputPath
+            script = try Script.load(path: isLiteral ? path : Paths.join(context.folder ?? "", path))
         case .hold: hold = try time()
         case .duration: duration = try time()
         case .easing: easing = try parsed(Easing.init)

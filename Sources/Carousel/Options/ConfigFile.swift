@@ -21,18 +21,24 @@ public struct ConfigFile: Sendable {
     public let values: [(key: OptionKey, value: OptionValue)]
     /// Each number as the file writes it, for errors.
     private let numbers: [OptionKey: String]
+    /// The folder a relative `scriptFile` is taken from; `nil` for the working directory.
+    private let folder: String?
 
-    /// Reads and checks `path`.
+    /// Reads and checks `path`: a regular file, or a pipe (`-` for standard input, a FIFO, a
+    /// shell's `<(command)`), whose relative `scriptFile` is taken from the working directory.
+    /// Errors name standard input as "standard input".
     public init(path: String) throws(CarouselError) {
+        let name = InputFile.displayName(path)
         let data: Data
+        let isRegular: Bool
         do {
-            data = try InputFile.read(path, limit: ConfigFile.maximumSize)
+            (data, isRegular) = try InputFile.readNoting(path, limit: ConfigFile.maximumSize, as: "config file")
         } catch {
             // Said as a script file's is: `--config` names a file that is neither an image
             // nor an output.
-            throw .input(path, "cannot read config file: \(error.reason)")
+            throw .input(name, "cannot read config file: \(error.reason)")
         }
-        try self.init(data: data, path: path)
+        try self.init(data: data, path: name, folder: isRegular ? Paths.split(path).folder : nil)
     }
 
     /// Checks `data` as the contents of a config file named `path` (for errors and relative `scriptFile`s).
@@ -40,7 +46,14 @@ public struct ConfigFile: Sendable {
     /// A UTF-8 byte-order mark before the JSON (as Windows' Notepad writes one) is skipped, as
     /// RFC 8259 lets a parser do; the JSON itself is read strictly.
     public init(data: Data, path: String) throws(CarouselError) {
+        try self.init(data: data, path: path, folder: Paths.split(path).folder)
+    }
+
+    /// Checks `data` as the contents of a config file named `path` in errors, whose relative
+    /// `scriptFile` is taken from `folder` (`nil`: the working directory).
+    init(data: Data, path: String, folder: String?) throws(CarouselError) {
         self.path = path
+        self.folder = folder
         let root: JSONValue
         let bytes = [UInt8](data)
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
@@ -110,8 +123,7 @@ public struct ConfigFile: Sendable {
 
     /// Sets every option the file gives on `options`; errors name the file and the key.
     public func apply(to options: inout CarouselOptions) throws(CarouselError) {
-        let context = OptionContext(scriptName: "\(path): key \"script\"",
-                                    folder: Paths.split(path).folder)
+        let context = OptionContext(scriptName: "\(path): key \"script\"", folder: folder)
         for (key, value) in values {
             do throws(CarouselError) {
                 try options.set(key, to: value, written: numbers[key], context: context)

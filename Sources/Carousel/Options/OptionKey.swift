@@ -76,7 +76,7 @@ public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
         case .fit: return "How an image fills its item: fill (aspect fill, centred crop), fit (aspect fit, letterboxed) or stretch. Default: fill."
         case .background: return "Colour of gaps, letterbox, transparent pixels and footer: #RRGGBB or #RRGGBBAA (quote it in a shell: '#101014'). Default: #000000."
         case .script: return "Timeline script, steps separated by ';' or newlines: hold DURATION, next|prev [DURATION] [EASING], goto PAGE [DURATION] [EASING], autoplay [CYCLES], and finger gestures: drag DX [DURATION] [EASING], release, swipe next|prev [DURATION]. Default: autoplay 1."
-        case .scriptFile: return "Read the timeline script from a file."
+        case .scriptFile: return "Read the timeline script from a file (- for standard input)."
         case .hold: return "Autoplay dwell on each page: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 2."
         case .duration: return "Default move duration: seconds, or 1.5s, 300ms; 0 to \(MediaTime.maximum.microseconds / 1_000_000) s. Default: 0.3."
         case .easing: return "Default move easing: \(Easing.accepted). Default: ease-in-out."

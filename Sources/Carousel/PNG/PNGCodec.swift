@@ -36,7 +36,7 @@ public enum PNGCodec {
             throw .unreadable(file: url.absoluteString, reason: "not a file URL; give a file:// URL or a path")
         }
         do {
-            return try InputFile.read(url.path, limit: maximumFileSize)
+            return try InputFile.read(url.path, limit: maximumFileSize, as: "image")
         } catch {
             throw .unreadable(file: url.relativePath, reason: error.reason)
         }

@@ -1,0 +1,161 @@
+import Carousel
+import Foundation
+import Testing
+
+/// Scripts, configs and images read from pipes: `-` for standard input, a named FIFO, as a
+/// shell's `<(command)` gives one. Each run's output is compared with the same run given
+/// regular files, byte for byte.
+struct PipedInputTests {
+    static let script = "next 0.2; hold 0.2; prev 0.2 ease-in"
+
+    /// The GIF of `imgs` with `Self.script` given inline, as the reference.
+    static func reference(in w: Workspace) throws -> Data {
+        let result = try CLI.run(["render", "imgs", "--script", script, "-o", "reference.gif", "--quiet"], in: w.url)
+        try #require(result.status == 0, "\(result.stderr)")
+        return try #require(w.data("reference.gif"))
+    }
+
+    @Test func scriptFileFromStandardInput() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let reference = try Self.reference(in: w)
+        let result = try CLI.run(["render", "imgs", "--script-file", "-", "-o", "piped.gif", "--quiet"], in: w.url,
+                                 input: .pipe(Data((Self.script + "\n").utf8)))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(w.data("piped.gif") == reference)
+    }
+
+    /// A config on standard input: its options apply, its relative `scriptFile` is taken from
+    /// the working directory, and its errors name "standard input" (read again to name the key).
+    @Test func configFromStandardInput() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let reference = try Self.reference(in: w)
+        try Data(Self.script.utf8).write(to: w.url.appendingPathComponent("moves.txt"))
+        let piped = try CLI.run(["render", "imgs", "--config", "-", "-o", "piped.gif"], in: w.url,
+                                input: .pipe(Data(#"{"scriptFile": "moves.txt", "quiet": true}"#.utf8)))
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
+        #expect(w.data("piped.gif") == reference)
+
+        let bad = try CLI.run(["render", "imgs", "--config", "-", "-o", "bad.gif"], in: w.url,
+                              input: .pipe(Data(#"{"fps": 99}"#.utf8)))
+        #expect(bad.status == 64)
+        #expect(bad.stderr == "error: standard input: key \"fps\": must be 1...50, got 99\n")
+        #expect(!w.exists("bad.gif") && w.leftovers.isEmpty)
+
+        // An error found after the options are read names the key by reading the config
+        // again, which gives the pipe's bytes a second time.
+        let late = try CLI.run(["render", "imgs", "--config", "-", "-o", "late.gif"], in: w.url,
+                               input: .pipe(Data(#"{"size": "100x40", "itemWidth": 90, "clones": 0}"#.utf8)))
+        #expect(late.status == 64)
+        #expect(late.stderr == "error: standard input: key \"clones\": 0 per side is too few for this layout; "
+                + "it needs at least 2 (2 before, 2 after)\n")
+        #expect(!w.exists("late.gif") && w.leftovers.isEmpty)
+    }
+
+    /// A shell's process substitution, `<(command)`, for the config and the script.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
+    func processSubstitution() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let reference = try Self.reference(in: w)
+        let binary = try #require(CLI.binary)
+        let line = #""$0" render imgs --config <(printf '{"quiet": true}') --script-file <(printf '%s\n' "$1") -o substituted.gif"#
+        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", line, binary.path, Self.script], in: w.url)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(w.data("substituted.gif") == reference)
+    }
+
+    /// Standard input is read once: a config and a script cannot both be `-`.
+    @Test func standardInputServesOneFile() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "--config", "-", "--script-file", "-", "-o", "both.gif"], in: w.url,
+                                 input: .pipe(Data(#"{"fps": 10}"#.utf8)))
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: standard input: cannot read script file: standard input was already read as "
+                + "the config file; give a file's path for one of them\n")
+        #expect(!w.exists("both.gif") && w.leftovers.isEmpty)
+    }
+
+    /// A script on standard input names it in its errors.
+    @Test func scriptErrorNamesStandardInput() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "--script-file", "-", "-o", "bad.gif"], in: w.url,
+                                 input: .pipe(Data("next 0.2\nspin 3\n".utf8)))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: standard input: line 2"), "\(result.stderr)")
+        #expect(!w.exists("bad.gif"))
+    }
+
+    @Test func pipeOverTheLimitIsRefused() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let text = Data(repeating: UInt8(ascii: "\n"), count: Script.maximumSize + 1)
+        let result = try CLI.run(["render", "imgs", "--script-file", "-", "-o", "big.gif"], in: w.url, input: .pipe(text))
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: standard input: cannot read script file: the pipe gives more than the limit of 1048576 bytes\n")
+        #expect(!w.exists("big.gif"))
+    }
+
+    /// A terminal on standard input is refused rather than waited on.
+    @Test func terminalIsRefused() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        typealias Open = @convention(c) (Int32) -> Int32
+        typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        let master = try CFunction.load("posix_openpt", as: Open.self)(O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        try #require(try CFunction.load("grantpt", as: Open.self)(master) == 0 && CFunction.load("unlockpt", as: Open.self)(master) == 0)
+        let name = try #require(try CFunction.load("ptsname", as: Name.self)(master).map { String(cString: $0) })
+        let terminal = open(name, O_RDWR | O_NOCTTY)
+        try #require(terminal >= 0)
+        defer { close(terminal) }
+        let result = try CLI.run(["render", "imgs", "--script-file", "-", "-o", "tty.gif"], in: w.url,
+                                 input: .descriptor(terminal))
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: standard input: cannot read script file: standard input is a terminal; "
+                + "pipe the file in, or give its path\n")
+    }
+
+    /// A named FIFO waits for its writer, which opens it after the run has started, and an
+    /// image and a config can each be one.
+    @Test func namedFIFOsAreReadToTheirEnd() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let reference = try Self.reference(in: w)
+        let images = ["imgs/1.png", "imgs/2.png", "imgs/10.png"]
+        let feeds: [(fifo: String, bytes: Data)] = try [
+            ("script.fifo", Data(Self.script.utf8)),
+            ("config.fifo", Data(#"{"quiet": true}"#.utf8)),
+            ("image.fifo", #require(w.data(images[2]))),
+        ]
+        for feed in feeds { try #require(mkfifo(w.path(feed.fifo), 0o644) == 0) }
+        let writers = feeds.map { feed in
+            let path = w.path(feed.fifo)
+            return Thread {
+                usleep(200_000)
+                let fd = open(path, O_WRONLY)
+                guard fd >= 0 else { return }
+                _ = feed.bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress!, raw.count) }
+                close(fd)
+            }
+        }
+        for writer in writers { writer.start() }
+        let result = try CLI.run(["render", images[0], images[1], "image.fifo", "--config", "config.fifo",
+                                  "--script-file", "script.fifo", "-o", "fifo.gif"], in: w.url)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        #expect(w.data("fifo.gif") == reference)
+    }
+
+    /// A device is still refused by what it is, before anything is read.
+    @Test func deviceIsStillRefused() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let result = try CLI.run(["render", "imgs", "--script-file", "-", "-o", "null.gif"], in: w.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: standard input: cannot read script file: not a regular file (a character device)\n")
+    }
+}
