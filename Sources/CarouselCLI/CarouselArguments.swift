@@ -91,6 +91,10 @@ struct CarouselArguments: ParsableArguments {
         if script != nil, scriptFile != nil {
             throw .usage("--script: give either --script or --script-file, not both")
         }
+        if config == "-", scriptFile == "-" {
+            // Standard input is one file: read as the config, it has nothing left for the script.
+            throw .usage("--script-file -: standard input is already the config file (--config -); give a file's path for one of them")
+        }
         var o = CarouselOptions()
         let file = try attributed { () throws(CarouselError) in try config.map(ConfigFile.init(path:)) }
         if let file {

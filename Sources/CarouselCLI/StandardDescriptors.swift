@@ -28,6 +28,8 @@ enum StandardDescriptors {
                 close(opened)
             }
         }
+        // `--config -` and `--script-file -` then say so, rather than read `/dev/null`.
+        if closed.contains(STDIN_FILENO) { InputFile.noteStandardInputClosed() }
     }
 
     /// Why `output` cannot be written, when it names a standard descriptor that was closed.

@@ -66,16 +66,37 @@ struct PipedInputTests {
         #expect(w.data("substituted.gif") == reference)
     }
 
-    /// Standard input is read once: a config and a script cannot both be `-`.
+    /// Standard input is read once: a config and a script cannot both be `-`, as flags (a
+    /// usage error) or through the config's `scriptFile`.
     @Test func standardInputServesOneFile() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let result = try CLI.run(["render", "imgs", "--config", "-", "--script-file", "-", "-o", "both.gif"], in: w.url,
-                                 input: .pipe(Data(#"{"fps": 10}"#.utf8)))
-        #expect(result.status == 1)
-        #expect(result.stderr == "error: standard input: cannot read script file: standard input was already read as "
+        let flags = try CLI.run(["render", "imgs", "--config", "-", "--script-file", "-", "-o", "both.gif"], in: w.url,
+                                input: .pipe(Data(#"{"fps": 10}"#.utf8)))
+        #expect(flags.status == 64)
+        #expect(flags.stderr.hasPrefix("error: --script-file -: standard input is already the config file (--config -); "
+                + "give a file's path for one of them\n"), "\(flags.stderr)")
+        let key = try CLI.run(["render", "imgs", "--config", "-", "-o", "both.gif"], in: w.url,
+                              input: .pipe(Data(#"{"scriptFile": "-"}"#.utf8)))
+        #expect(key.status == 1)
+        #expect(key.stderr == "error: standard input: cannot read script file: standard input was already read as "
                 + "the config file; give a file's path for one of them\n")
         #expect(!w.exists("both.gif") && w.leftovers.isEmpty)
+    }
+
+    /// A standard input the caller closed is said to be closed, not read as the `/dev/null`
+    /// that takes its place.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
+    func closedStandardInput() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"),
+                                        ["-c", #""$0" render imgs --script-file - -o closed.gif <&-"#, binary.path], in: w.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: standard input: cannot read script file: standard input is closed; "
+                + "pipe the file in, or give its path\n")
+        #expect(!w.exists("closed.gif"))
     }
 
     /// A script on standard input names it in its errors.
@@ -120,34 +141,80 @@ struct PipedInputTests {
                 + "pipe the file in, or give its path\n")
     }
 
-    /// A named FIFO waits for its writer, which opens it after the run has started, and an
-    /// image and a config can each be one.
+    /// Named FIFOs wait for their writers, which open them after the run has started: an
+    /// image, a config (whose relative `scriptFile` is read from its own folder) and a script.
     @Test func namedFIFOsAreReadToTheirEnd() throws {
         let w = try Workspace()
         defer { w.remove() }
         let reference = try Self.reference(in: w)
+        try FileManager.default.createDirectory(at: w.url.appendingPathComponent("cfg"), withIntermediateDirectories: true)
+        // Read, then replaced by --script-file: a config that found no cfg/moves.txt would fail.
+        try Data("hold 5".utf8).write(to: w.url.appendingPathComponent("cfg/moves.txt"))
         let images = ["imgs/1.png", "imgs/2.png", "imgs/10.png"]
         let feeds: [(fifo: String, bytes: Data)] = try [
             ("script.fifo", Data(Self.script.utf8)),
-            ("config.fifo", Data(#"{"quiet": true}"#.utf8)),
+            ("cfg/config.fifo", Data(#"{"quiet": true, "scriptFile": "moves.txt"}"#.utf8)),
             ("image.fifo", #require(w.data(images[2]))),
         ]
         for feed in feeds { try #require(mkfifo(w.path(feed.fifo), 0o644) == 0) }
-        let writers = feeds.map { feed in
-            let path = w.path(feed.fifo)
-            return Thread {
-                usleep(200_000)
-                let fd = open(path, O_WRONLY)
-                guard fd >= 0 else { return }
-                _ = feed.bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress!, raw.count) }
-                close(fd)
-            }
-        }
+        let writers = feeds.map { feed in Self.writer(w.path(feed.fifo), feed.bytes, after: 200_000) }
         for writer in writers { writer.start() }
-        let result = try CLI.run(["render", images[0], images[1], "image.fifo", "--config", "config.fifo",
+        let result = try CLI.run(["render", images[0], images[1], "image.fifo", "--config", "cfg/config.fifo",
                                   "--script-file", "script.fifo", "-o", "fifo.gif"], in: w.url)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(w.data("fifo.gif") == reference)
+    }
+
+    /// A writer already waiting when the run starts, which writes and closes before the run
+    /// could open the FIFO a second time: read at once, every time. (A FIFO opened once to
+    /// learn what it is and again to wait for a writer hung about half the time.)
+    @Test func writerThatFinishesFirst() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try #require(mkfifo(w.path("early.fifo"), 0o644) == 0)
+        var expected: Data?
+        for run in 0..<20 {
+            let writer = Self.writer(w.path("early.fifo"), Data("next 0.2; hold 0.2\n".utf8), after: 0)
+            writer.start()
+            let result = try CLI.run(["strip", "imgs", "--script-file", "early.fifo", "-o", "early.png", "--quiet"],
+                                     in: w.url, timeout: 20)
+            try #require(result.status == 0, "run \(run): \(result.stderr)")
+            let strip = try #require(w.data("early.png"))
+            #expect(expected == nil || strip == expected, "run \(run)")
+            expected = strip
+        }
+    }
+
+    /// A config over the limit from a FIFO is refused at once: the second read, which names
+    /// the keys of an error, gets the first read's failure rather than waiting for a writer.
+    @Test func fifoOverTheLimitIsRefusedOnce() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try #require(mkfifo(w.path("big.fifo"), 0o644) == 0)
+        let writer = Self.writer(w.path("big.fifo"), Data(repeating: 0x20, count: 2 << 20), after: 0)
+        writer.start()
+        let result = try CLI.run(["render", "imgs", "--config", "big.fifo", "-o", "big.gif"], in: w.url, timeout: 20)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: big.fifo: cannot read config file: the pipe gives more than the limit of 1048576 bytes\n")
+        #expect(!w.exists("big.gif") && w.leftovers.isEmpty)
+    }
+
+    /// A thread that opens the FIFO at `path` for writing after `delay` microseconds (waiting
+    /// for a reader), writes `bytes` as far as the reader takes them, and closes it.
+    static func writer(_ path: String, _ bytes: Data, after delay: useconds_t) -> Thread {
+        Thread {
+            if delay > 0 { usleep(delay) }
+            signal(SIGPIPE, SIG_IGN)
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { return }
+            var done = 0
+            while done < bytes.count {
+                let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, bytes.count - done) }
+                if n <= 0 { break }
+                done += n
+            }
+            close(fd)
+        }
     }
 
     /// A device is still refused by what it is, before anything is read.

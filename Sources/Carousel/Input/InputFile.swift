@@ -15,22 +15,34 @@ import Darwin
 /// A device given as an image, script or config (`/dev/zero`, a terminal) would read forever
 /// or wait for typing; it is refused by what it is, before anything is read. A pipe is read
 /// to its end, as `cat` reads it: a named FIFO waits for a writer to open it. A pipe can be
-/// read only once, so its bytes are kept for the rest of the run, and a second read of the
-/// same pipe (the command line reads its config again to name a key in an error) gets the
-/// same bytes; a second read for another use (`--config - --script-file -`) is refused.
-enum InputFile {
+/// read only once, so what its read gave (its bytes, or why it failed) is kept for the rest
+/// of the run, and a second read of the same pipe (the command line reads its config again
+/// to name a key in an error) gets the same at once; a second read for another use
+/// (`--config - --script-file -`) is refused.
+package enum InputFile {
     /// Why a file could not be read.
     struct Failure: Error {
         /// One line: e.g. "not a regular file (a character device)".
         let reason: String
     }
 
-    /// What the run reads from pipes, and standard input's first use.
+    /// A pipe's read: what it was read as, and its bytes or why they could not be read.
+    private struct StreamRead {
+        let use: String
+        let result: Result<Data, Failure>
+    }
+
+    /// What the run reads from pipes, and standard input's state.
     private struct Streams {
-        /// A pipe's bytes and what it was read as, by its device and inode.
-        var read: [Node: (use: String, data: Data)] = [:]
+        /// Each pipe read, by its device and inode.
+        var read: [Node: StreamRead] = [:]
+        /// The pipes being read now; another thread wanting one waits for its read.
+        var reading: Set<Node> = []
         /// What standard input (`-`) was first read as.
         var standardInputUse: String?
+        /// Whether the caller closed standard input (the command line opens it on
+        /// `/dev/null` then, so that no file takes its number).
+        var standardInputIsClosed = false
     }
 
     /// A file's device and inode.
@@ -43,8 +55,7 @@ enum InputFile {
         }
     }
 
-    /// The pipes read so far; reads of pipes take the lock for their whole length, so two
-    /// threads never share one pipe's bytes between them.
+    /// The pipes read so far, under `lock`.
     nonisolated(unsafe) private static var streams = Streams()
     private static let lock = Lock()
 
@@ -56,63 +67,110 @@ enum InputFile {
         path == standardInputPath ? "standard input" : path
     }
 
+    /// Says that the caller closed standard input, so `-` is refused as closed rather than
+    /// read as the `/dev/null` that stands in its place.
+    package static func noteStandardInputClosed() {
+        lock.lock()
+        defer { lock.unlock() }
+        streams.standardInputIsClosed = true
+    }
+
     /// The bytes of the regular file or pipe at `path` (`-`: standard input), at most `limit`
     /// of them; `use` names what the bytes are read as ("config file"), for a second read.
     static func read(_ path: String, limit: Int, as use: String) throws(Failure) -> Data {
-        try readNoting(path, limit: limit, as: use).data
+        if path == standardInputPath { return try readStandardInput(limit: limit, as: use) }
+        // A FIFO is known by its path, so that it is opened once, waiting for a writer as
+        // `cat` does; opening it first without waiting would let a writer in that could write
+        // everything and close before the second open, which would then wait for another.
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
+        if info.st_mode & S_IFMT == S_IFIFO {
+            let node = Node(info)
+            return try readStream(node, as: use, source: "the pipe") { () throws(Failure) in
+                let fd = open(path, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
+                var opened = stat()
+                guard fstat(fd, &opened) == 0, Node(opened) == node else {
+                    close(fd)
+                    throw Failure(reason: "the FIFO was replaced while it was opened")
+                }
+                return fd
+            } read: { fd throws(Failure) in try readStream(fd, limit: limit) }
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
+        defer { close(fd) }
+        guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else { throw Failure(reason: "not a regular file (\(describe(kind)))") }
+        return try readRegular(fd, size: Int(info.st_size), limit: limit)
     }
 
-    /// ``read(_:limit:as:)``'s bytes, and whether they came from a regular file.
-    static func readNoting(_ path: String, limit: Int, as use: String) throws(Failure) -> (data: Data, isRegular: Bool) {
-        let isStandardInput = path == standardInputPath
-        if isStandardInput {
-            lock.lock()
-            defer { lock.unlock() }
-            if let first = streams.standardInputUse, first != use {
-                throw Failure(reason: "standard input was already read as the \(first); give a file's path for one of them")
-            }
-            streams.standardInputUse = use
+    /// Standard input's bytes: a regular file from its start, a pipe or socket to its end.
+    private static func readStandardInput(limit: Int, as use: String) throws(Failure) -> Data {
+        lock.lock()
+        if streams.standardInputIsClosed {
+            lock.unlock()
+            throw Failure(reason: "standard input is closed; pipe the file in, or give its path")
         }
-        var fd = isStandardInput ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        if let first = streams.standardInputUse, first != use {
+            lock.unlock()
+            throw Failure(reason: "standard input was already read as the \(first); give a file's path for one of them")
+        }
+        streams.standardInputUse = use
+        lock.unlock()
+        let fd = dup(STDIN_FILENO)
         guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
-        let kind = info.st_mode & S_IFMT
-        switch kind {
+        switch info.st_mode & S_IFMT {
         case S_IFREG:
-            return (try readRegular(fd, size: Int(info.st_size), limit: limit), true)
-        case _ where kind == S_IFIFO || (kind == S_IFSOCK && isStandardInput):
-            lock.lock()
-            defer { lock.unlock() }
-            let node = Node(info)
-            if let kept = streams.read[node] {
-                guard kept.use == use else {
-                    let source = isStandardInput ? "standard input" : "the pipe"
-                    throw Failure(reason: "\(source) was already read as the \(kept.use); give a file's path for one of them")
-                }
-                return (kept.data, false)
-            }
-            if !isStandardInput {
-                // Opened without waiting, to learn what the path is; opened again to wait for a
-                // writer, as `cat` would (a FIFO read before its writer opens it reads empty).
-                // The first stays open until the second is, so a writer that came in between
-                // never finds the FIFO without a reader.
-                let waiting = open(path, O_RDONLY | O_CLOEXEC)
-                close(fd)
-                fd = waiting
-                guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
-                guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
-                guard Node(info) == node else { throw Failure(reason: "the FIFO was replaced while it was opened") }
-            }
-            let data = try readStream(fd, limit: limit)
-            streams.read[node] = (use, data)
-            return (data, false)
-        case S_IFCHR where isStandardInput && isatty(fd) == 1:
+            return try readRegular(fd, size: Int(info.st_size), limit: limit)
+        case S_IFIFO, S_IFSOCK:
+            return try readStream(Node(info), as: use, source: "standard input") { () throws(Failure) in
+                let copy = dup(fd)
+                guard copy >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
+                return copy
+            } read: { fd throws(Failure) in try readStream(fd, limit: limit) }
+        case S_IFCHR where isatty(fd) == 1:
             throw Failure(reason: "standard input is a terminal; pipe the file in, or give its path")
-        default:
+        case let kind:
             throw Failure(reason: "not a regular file (\(describe(kind)))")
         }
+    }
+
+    /// The pipe `node`'s bytes: read once through the descriptor `open` gives (which `read`
+    /// reads, and which is closed after), then kept. A thread that wants a pipe another is
+    /// reading waits for that read; no lock is held while a pipe is opened or read.
+    private static func readStream(_ node: Node, as use: String, source: String,
+                                   open: () throws(Failure) -> Int32,
+                                   read: (Int32) throws(Failure) -> Data) throws(Failure) -> Data {
+        lock.lock()
+        while streams.reading.contains(node) { lock.wait() }
+        if let kept = streams.read[node] {
+            lock.unlock()
+            guard kept.use == use else {
+                throw Failure(reason: "\(source) was already read as the \(kept.use); give a file's path for one of them")
+            }
+            return try kept.result.get()
+        }
+        streams.reading.insert(node)
+        lock.unlock()
+        let result: Result<Data, Failure>
+        do throws(Failure) {
+            let fd = try open()
+            defer { close(fd) }
+            result = .success(try read(fd))
+        } catch {
+            result = .failure(error)
+        }
+        lock.lock()
+        streams.reading.remove(node)
+        streams.read[node] = StreamRead(use: use, result: result)
+        lock.broadcast()
+        lock.unlock()
+        return try result.get()
     }
 
     /// A regular file's bytes, read from its start whatever the descriptor's offset (standard

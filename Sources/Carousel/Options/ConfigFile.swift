@@ -25,20 +25,23 @@ public struct ConfigFile: Sendable {
     private let folder: String?
 
     /// Reads and checks `path`: a regular file, or a pipe (`-` for standard input, a FIFO, a
-    /// shell's `<(command)`), whose relative `scriptFile` is taken from the working directory.
-    /// Errors name standard input as "standard input".
+    /// shell's `<(command)`). A relative `scriptFile` is taken from the folder `path` names,
+    /// or from the working directory for standard input and a descriptor's path such as
+    /// `<(command)`'s `/dev/fd/63` or `/dev/stdin`. Errors name standard input as "standard input".
     public init(path: String) throws(CarouselError) {
         let name = InputFile.displayName(path)
         let data: Data
-        let isRegular: Bool
         do {
-            (data, isRegular) = try InputFile.readNoting(path, limit: ConfigFile.maximumSize, as: "config file")
+            data = try InputFile.read(path, limit: ConfigFile.maximumSize, as: "config file")
         } catch {
             // Said as a script file's is: `--config` names a file that is neither an image
             // nor an output.
             throw .input(name, "cannot read config file: \(error.reason)")
         }
-        try self.init(data: data, path: name, folder: isRegular ? Paths.split(path).folder : nil)
+        // `/dev/stdin` too: no folder of the user's is in `/dev`.
+        let folder = Paths.split(path).folder
+        let isDescriptor = path == InputFile.standardInputPath || AtomicOutput.isDescriptorPath(path) || folder == "/dev"
+        try self.init(data: data, path: name, folder: isDescriptor ? nil : folder)
     }
 
     /// Checks `data` as the contents of a config file named `path` (for errors and relative `scriptFile`s).
