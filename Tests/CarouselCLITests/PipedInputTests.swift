@@ -204,16 +204,9 @@ struct PipedInputTests {
     static func writer(_ path: String, _ bytes: Data, after delay: useconds_t) -> Thread {
         Thread {
             if delay > 0 { usleep(delay) }
-            signal(SIGPIPE, SIG_IGN)
             let fd = open(path, O_WRONLY)
             guard fd >= 0 else { return }
-            var done = 0
-            while done < bytes.count {
-                let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, bytes.count - done) }
-                if n <= 0 { break }
-                done += n
-            }
-            close(fd)
+            writeAndClose(fd, bytes)
         }
     }
 

@@ -99,19 +99,9 @@ enum Subprocess {
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             #endif
             process.standardInput = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
-            // The bytes are written as the run reads them, as a shell's pipe feeds it; a
-            // run that stops reading makes the write fail (SIGPIPE ignored), ending it.
-            signal(SIGPIPE, SIG_IGN)
+            // The bytes are written as the run reads them, as a shell's pipe feeds it.
             let fd = ends[1]
-            writer = Thread {
-                var done = 0
-                while done < bytes.count {
-                    let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, bytes.count - done) }
-                    if n <= 0 { break }
-                    done += n
-                }
-                close(fd)
-            }
+            writer = Thread { writeAndClose(fd, bytes) }
         }
         try process.run()
         if case .pipe = input, let handle = process.standardInput as? FileHandle { try handle.close() }
@@ -176,6 +166,19 @@ struct Workspace {
     }
 
     func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Writes `bytes` to the pipe `fd` as far as its reader takes them, then closes it; a reader
+/// that stops early makes the write fail (SIGPIPE ignored), which ends it.
+func writeAndClose(_ fd: Int32, _ bytes: Data) {
+    signal(SIGPIPE, SIG_IGN)
+    var done = 0
+    while done < bytes.count {
+        let n = bytes.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, bytes.count - done) }
+        if n <= 0 { break }
+        done += n
+    }
+    close(fd)
 }
 
 /// C library functions that Swift's Glibc module does not declare (`pipe2`, the
