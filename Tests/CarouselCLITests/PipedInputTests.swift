@@ -210,6 +210,18 @@ struct PipedInputTests {
         }
     }
 
+    /// A FIFO that a folder's listing finds is refused at once: the user did not name it, and
+    /// it would hold the run, waiting for a writer, without a word.
+    @Test func fifoInAFolderIsRefused() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try #require(mkfifo(w.path("imgs/5.png"), 0o644) == 0)
+        let result = try CLI.run(["render", "imgs", "-o", "folder.gif"], in: w.url, timeout: 20)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: imgs/5.png: a FIFO found in a folder; give the FIFO itself to read it\n")
+        #expect(!w.exists("folder.gif") && w.leftovers.isEmpty)
+    }
+
     /// A device is still refused by what it is, before anything is read.
     @Test func deviceIsStillRefused() throws {
         let w = try Workspace()

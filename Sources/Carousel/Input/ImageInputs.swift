@@ -35,10 +35,21 @@ public enum ImageInputs {
             // UTF-8 is listed with U+FFFD in place of its bytes, under which nothing is found.
             var pngs: [String] = []
             for name in names where name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") {
-                switch Paths.isFolder(Paths.join(path, name)) {
-                case true?: continue
-                case nil where name.unicodeScalars.contains("\u{FFFD}"):
-                    throw .input(Paths.join(path, name), "the file's name is not UTF-8 text; rename it")
+                var info = stat()
+                let listed = Paths.join(path, name)
+                if stat(listed, &info) != 0 {
+                    guard !name.unicodeScalars.contains("\u{FFFD}") else {
+                        throw .input(listed, "the file's name is not UTF-8 text; rename it")
+                    }
+                    pngs.append(name)
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: continue
+                case S_IFIFO:
+                    // A FIFO waits for a writer; one the user did not name would hold the run
+                    // without a word. Named itself, it is read.
+                    throw .input(listed, "a FIFO found in a folder; give the FIFO itself to read it")
                 default: pngs.append(name)
                 }
             }

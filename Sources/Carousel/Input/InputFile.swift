@@ -90,7 +90,7 @@ package enum InputFile {
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
                 var opened = stat()
-                guard fstat(fd, &opened) == 0, Node(opened) == node else {
+                guard fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFIFO, Node(opened) == node else {
                     close(fd)
                     throw Failure(reason: "the FIFO was replaced while it was opened")
                 }
