@@ -15,7 +15,7 @@ public struct ConfigFile: Sendable {
     /// The largest config file read, in bytes.
     public static let maximumSize = 1 << 20
 
-    /// The file's path, as given.
+    /// The file's path, as given, and as errors name the file: `standard input` for `-`.
     public let path: String
     /// The options the file sets, in the order of ``OptionKey``.
     public let values: [(key: OptionKey, value: OptionValue)]
