@@ -406,7 +406,6 @@ struct HardeningTests {
     @Test func descriptorPathsWriteThroughTheDescriptor() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
         let frame = ["frame", "imgs", "--at", "0", "--quiet"]
         let png = try CLI.run(frame + ["-o", "-"], in: w.url).stdout
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -417,8 +416,7 @@ struct HardeningTests {
         #endif
         for (path, redirect) in spellings {
             try old.write(to: w.url.appendingPathComponent("log"))
-            let shell = "\"$0\" " + (frame + ["-o", path]).joined(separator: " ") + " " + redirect
-            let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", shell, binary.path], in: w.url)
+            let result = try CLI.run(shell: "\"$0\" " + (frame + ["-o", path]).joined(separator: " ") + " " + redirect, in: w.url)
             #expect(result.status == 0, "\(path): \(result.stderr)")
             #expect(w.data("log") == old + png, "\(path): appended after the old bytes")
         }
@@ -427,8 +425,7 @@ struct HardeningTests {
         // (A POSIX shell redirects descriptors 0 to 9.)
         for (fd, redirect, reason) in [(99, "", "descriptor 99 is not open"), (7, "7< ro.txt", "descriptor 7 is open for reading only"),
                                        (7, "7< .", "is a folder; give a file name")] {
-            let shell = "\"$0\" " + (frame + ["-o", "/dev/fd/\(fd)"]).joined(separator: " ") + " " + redirect
-            let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", shell, binary.path], in: w.url)
+            let result = try CLI.run(shell: "\"$0\" " + (frame + ["-o", "/dev/fd/\(fd)"]).joined(separator: " ") + " " + redirect, in: w.url)
             #expect(result.status == 1)
             #expect(result.stderr == "error: /dev/fd/\(fd): \(reason)\n")
         }

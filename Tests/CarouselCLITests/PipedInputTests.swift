@@ -54,14 +54,13 @@ struct PipedInputTests {
     }
 
     /// A shell's process substitution, `<(command)`, for the config and the script.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
+    @Test(.enabled(if: CLI.hasBash, "needs /bin/bash"))
     func processSubstitution() throws {
         let w = try Workspace()
         defer { w.remove() }
         let reference = try Self.reference(in: w)
-        let binary = try #require(CLI.binary)
         let line = #""$0" render imgs --config <(printf '{"quiet": true}') --script-file <(printf '%s\n' "$1") -o substituted.gif"#
-        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"), ["-c", line, binary.path, Self.script], in: w.url)
+        let result = try CLI.run(shell: line, [Self.script], with: "/bin/bash", in: w.url)
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
         #expect(w.data("substituted.gif") == reference)
     }
@@ -86,13 +85,10 @@ struct PipedInputTests {
 
     /// A standard input the caller closed is said to be closed, not read as the `/dev/null`
     /// that takes its place.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
-    func closedStandardInput() throws {
+    @Test func closedStandardInput() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
-        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/bash"),
-                                        ["-c", #""$0" render imgs --script-file - -o closed.gif <&-"#, binary.path], in: w.url)
+        let result = try CLI.run(shell: #""$0" render imgs --script-file - -o closed.gif <&-"#, in: w.url)
         #expect(result.status == 1)
         #expect(result.stderr == "error: standard input: cannot read script file: standard input is closed; "
                 + "pipe the file in, or give its path\n")

@@ -39,6 +39,17 @@ enum CLI {
         var description: String { "the carousel binary is not built beside the tests (run swift build first)" }
     }
 
+    /// Whether `/bin/bash` is here, for tests of its redirections (`<(command)`, `<&-`).
+    static let hasBash = FileManager.default.isExecutableFile(atPath: "/bin/bash")
+
+    /// Runs the command line `line` with `shell -c` in `directory`, where `"$0"` is the
+    /// carousel binary and `"$1"`… are `arguments`: for what only a shell's redirections give.
+    static func run(shell line: String, _ arguments: [String] = [], with shell: String = "/bin/sh",
+                    in directory: URL) throws -> Result {
+        guard let binary else { throw Missing() }
+        return try Subprocess.run(URL(fileURLWithPath: shell), ["-c", line, binary.path] + arguments, in: directory)
+    }
+
 }
 
 /// Runs a program with its output sent to files (no pipes to drain), and a time limit.
