@@ -54,12 +54,32 @@ public enum ImageInputs {
                 }
             }
             pngs.sort { naturalOrder($0, $1) }
-            guard !pngs.isEmpty else { throw .emptyFolder(path) }
+            guard !pngs.isEmpty else {
+                let others = otherImages(names)
+                guard others.isEmpty else {
+                    throw .input(path, "folder has no .png files but has other images (\(others)); convert them to PNG first")
+                }
+                throw .emptyFolder(path)
+            }
             let folder = URL(fileURLWithPath: path, isDirectory: true)
             urls += pngs.map { folder.appendingPathComponent($0) }
         }
         guard !urls.isEmpty else { throw .noImages }
         return urls
+    }
+
+    /// The extensions of images in other formats, as a folder's names give them.
+    private static let otherImageExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "webp", "gif", "tif", "tiff", "bmp", "avif", "jxl"]
+
+    /// How many of `names` are images in other formats, by extension as written: "1 .HEIC,
+    /// 3 .jpg"; empty when there are none. Hidden files are passed over, as they are for PNG.
+    static func otherImages(_ names: [String]) -> String {
+        var counts: [String: Int] = [:]
+        for name in names where !name.hasPrefix(".") {
+            guard let dot = name.lastIndex(of: "."), otherImageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+            counts[String(name[dot...]), default: 0] += 1
+        }
+        return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }
 
     /// Decodes every file, in parallel; the first failure in input order is thrown, naming its file.

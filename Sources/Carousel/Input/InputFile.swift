@@ -19,6 +19,10 @@ import Darwin
 /// of the run, and a second read of the same pipe (the command line reads its config again
 /// to name a key in an error) gets the same at once; a second read for another use
 /// (`--config - --script-file -`) is refused.
+///
+/// A reader that knows how its files start (a PNG's signature) says so, and a file that
+/// starts otherwise is read no further than its first bytes, enough to tell what it is: a
+/// movie given as an image is not read whole before it is refused, nor `<(yes)` to the limit.
 package enum InputFile {
     /// Why a file could not be read.
     struct Failure: Error {
@@ -75,10 +79,28 @@ package enum InputFile {
         streams.standardInputIsClosed = true
     }
 
+    /// How the files of a use start: a file that does not start with `prefix` is read only as
+    /// far as its first `kept` bytes (at least the prefix's length), which the caller's own
+    /// check then refuses.
+    struct Opening {
+        let prefix: [UInt8]
+        let kept: Int
+
+        init(prefix: [UInt8], kept: Int) {
+            self.prefix = prefix
+            self.kept = max(kept, prefix.count)
+        }
+
+        /// Any start: every file is read whole.
+        static let any = Opening(prefix: [], kept: 0)
+    }
+
     /// The bytes of the regular file or pipe at `path` (`-`: standard input), at most `limit`
     /// of them; `use` names what the bytes are read as ("config file"), for a second read.
-    static func read(_ path: String, limit: Int, as use: String) throws(Failure) -> Data {
-        if path == standardInputPath { return try readStandardInput(limit: limit, as: use) }
+    /// A file that does not start as `opening` says is read only as far as its first bytes,
+    /// whatever its size.
+    static func read(_ path: String, limit: Int, as use: String, opening: Opening = .any) throws(Failure) -> Data {
+        if path == standardInputPath { return try readStandardInput(limit: limit, as: use, opening) }
         // A FIFO is known by its path, so that it is opened once, waiting for a writer as
         // `cat` does; opening it first without waiting would let a writer in that could write
         // everything and close before the second open, which would then wait for another.
@@ -95,7 +117,7 @@ package enum InputFile {
                     throw Failure(reason: "the FIFO was replaced while it was opened")
                 }
                 return fd
-            } read: { fd throws(Failure) in try readStream(fd, limit: limit) }
+            } read: { fd throws(Failure) in try readStream(fd, limit: limit, opening) }
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
@@ -103,11 +125,11 @@ package enum InputFile {
         guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else { throw Failure(reason: "not a regular file (\(describe(kind)))") }
-        return try readRegular(fd, size: Int(info.st_size), limit: limit)
+        return try readRegular(fd, size: Int(info.st_size), limit: limit, opening)
     }
 
     /// Standard input's bytes: a regular file from its start, a pipe or socket to its end.
-    private static func readStandardInput(limit: Int, as use: String) throws(Failure) -> Data {
+    private static func readStandardInput(limit: Int, as use: String, _ opening: Opening) throws(Failure) -> Data {
         lock.lock()
         if streams.standardInputIsClosed {
             lock.unlock()
@@ -126,13 +148,13 @@ package enum InputFile {
         guard fstat(fd, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
         switch info.st_mode & S_IFMT {
         case S_IFREG:
-            return try readRegular(fd, size: Int(info.st_size), limit: limit)
+            return try readRegular(fd, size: Int(info.st_size), limit: limit, opening)
         case S_IFIFO, S_IFSOCK:
             return try readStream(Node(info), as: use, source: "standard input") { () throws(Failure) in
                 let copy = dup(fd)
                 guard copy >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
                 return copy
-            } read: { fd throws(Failure) in try readStream(fd, limit: limit) }
+            } read: { fd throws(Failure) in try readStream(fd, limit: limit, opening) }
         case S_IFCHR where isatty(fd) == 1:
             throw Failure(reason: "standard input is a terminal; pipe the file in, or give its path")
         case let kind:
@@ -174,11 +196,21 @@ package enum InputFile {
     }
 
     /// A regular file's bytes, read from its start whatever the descriptor's offset (standard
-    /// input read twice, or a `/dev/fd/N` that shares its offset).
-    private static func readRegular(_ fd: Int32, size: Int, limit: Int) throws(Failure) -> Data {
+    /// input read twice, or a `/dev/fd/N` that shares its offset). A file that does not start
+    /// as `opening` says gives its first bytes alone, whatever its size.
+    private static func readRegular(_ fd: Int32, size: Int, limit: Int, _ opening: Opening) throws(Failure) -> Data {
+        if !opening.prefix.isEmpty {
+            let head = try readStart(fd, size: min(size, opening.kept))
+            guard head.starts(with: opening.prefix) else { return head }
+        }
         guard size <= limit else {
             throw Failure(reason: "the file is \(size) bytes, over the limit of \(limit) bytes")
         }
+        return try readStart(fd, size: size)
+    }
+
+    /// The first `size` bytes of a regular file, or fewer if it ends before.
+    private static func readStart(_ fd: Int32, size: Int) throws(Failure) -> Data {
         var data = Data(count: size)
         var done = 0
         while done < size {
@@ -195,10 +227,12 @@ package enum InputFile {
         return data.prefix(done)
     }
 
-    /// A pipe's bytes to its end; more than `limit` is refused as soon as it is seen.
-    private static func readStream(_ fd: Int32, limit: Int) throws(Failure) -> Data {
+    /// A pipe's bytes to its end; more than `limit` is refused as soon as it is seen. A pipe
+    /// that does not start as `opening` says gives its first bytes alone, and is read no further.
+    private static func readStream(_ fd: Int32, limit: Int, _ opening: Opening) throws(Failure) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var checked = opening.prefix.isEmpty
         while true {
             let n = buffer.withUnsafeMutableBytes { raw in POSIX.read(fd, raw.baseAddress!, raw.count) }
             if n < 0 {
@@ -210,6 +244,10 @@ package enum InputFile {
                 throw Failure(reason: "the pipe gives more than the limit of \(limit) bytes")
             }
             data.append(contentsOf: buffer[0..<n])
+            if !checked && data.count >= opening.kept {
+                checked = true
+                guard data.starts(with: opening.prefix) else { return data.prefix(opening.kept) }
+            }
         }
     }
 

@@ -36,7 +36,8 @@ public enum PNGCodec {
             throw .unreadable(file: url.absoluteString, reason: "not a file URL; give a file:// URL or a path")
         }
         do {
-            return try InputFile.read(url.path, limit: maximumFileSize, as: "image")
+            return try InputFile.read(url.path, limit: maximumFileSize, as: "image",
+                                      opening: .init(prefix: signature, kept: ForeignFormat.sniffedBytes))
         } catch {
             throw .unreadable(file: url.relativePath, reason: error.reason)
         }
@@ -66,10 +67,15 @@ public enum PNGCodec {
         return PNGCodec.isInterlaced16Bit(data) ? try decodeInterlaced16Bit(data, name: name) : image
     }
 
-    /// Refuses `data` that does not start as a PNG does, before libpng reads it.
+    /// The bytes a PNG file starts with, as far as they are checked before libpng reads it.
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+
+    /// Refuses `data` that does not start as a PNG does, before libpng reads it, saying what
+    /// it is when it starts as a common format does ("Not a PNG file but a JPEG image; …").
     private static func checkSignature(_ data: Data, name: String) throws(PNGError) {
-        guard data.starts(with: [0x89, 0x50, 0x4E, 0x47]) else {
-            throw .invalid(file: name, reason: "Not a PNG file")
+        guard data.starts(with: signature) else {
+            guard let format = ForeignFormat(data) else { throw .invalid(file: name, reason: "Not a PNG file") }
+            throw .invalid(file: name, reason: "Not a PNG file but \(format.name); \(format.advice(for: name))")
         }
     }
 

@@ -55,4 +55,23 @@ struct ImageInputsTests {
         let names = try ImageInputs.resolve([folder.path]).map(\.lastPathComponent)
         #expect(names == ["img1.png", "img2.PNG", "IMG3.png", "img10.png"])
     }
+
+    /// A folder of photos in other formats says what it has, so that the user knows to
+    /// convert them; a folder with nothing of the kind is just empty of PNGs.
+    @Test func aFolderOfOtherImagesSaysSo() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carousel-others-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("notes.txt"))
+        #expect(throws: CarouselError.emptyFolder(folder.path)) { try ImageInputs.resolve([folder.path]) }
+        for name in ["IMG_0001.HEIC", "IMG_0002.HEIC", "beach.jpg", "logo.webp", ".hidden.jpg", "jpg", "README.md"] {
+            try Data().write(to: folder.appendingPathComponent(name))
+        }
+        #expect(throws: CarouselError.input(folder.path, "folder has no .png files but has other images (2 .HEIC, 1 .jpg, 1 .webp); convert them to PNG first")) {
+            try ImageInputs.resolve([folder.path])
+        }
+        try Data().write(to: folder.appendingPathComponent("cover.png"))
+        #expect(try ImageInputs.resolve([folder.path]).map(\.lastPathComponent) == ["cover.png"])
+    }
 }
