@@ -55,7 +55,10 @@ public enum ImageInputs {
             }
             pngs.sort { naturalOrder($0, $1) }
             guard !pngs.isEmpty else {
-                let others = otherImages(names)
+                let others = otherImages(names.filter { name in
+                    var info = stat()
+                    return stat(Paths.join(path, name), &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+                })
                 guard others.isEmpty else {
                     throw .input(path, "folder has no .png files but has other images (\(others)); convert them to PNG first")
                 }
@@ -71,8 +74,9 @@ public enum ImageInputs {
     /// The extensions of images in other formats, as a folder's names give them.
     private static let otherImageExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "webp", "gif", "tif", "tiff", "bmp", "avif", "jxl"]
 
-    /// How many of `names` are images in other formats, by extension as written: "1 .HEIC,
-    /// 3 .jpg"; empty when there are none. Hidden files are passed over, as they are for PNG.
+    /// How many of `names` (a folder's regular files) are images in other formats, by extension
+    /// as written: "1 .HEIC, 3 .jpg"; empty when there are none. Hidden files are passed over,
+    /// as they are for PNG.
     static func otherImages(_ names: [String]) -> String {
         var counts: [String: Int] = [:]
         for name in names where !name.hasPrefix(".") {

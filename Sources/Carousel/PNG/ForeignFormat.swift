@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A common file format that is not PNG, told from a file's first bytes, so that a JPEG, a
 /// HEIC photo or a screen recording given as an image is refused with what it is and what
@@ -27,15 +32,13 @@ struct ForeignFormat: Equatable {
     static let sniffedBytes = 1024
 
     /// What to do about `file`, for the error's second half: for a format macOS converts, the
-    /// command that converts this file, where `file` is a path of the user's.
+    /// command that converts this file, where `file` names a regular file of the user's
+    /// (``conversion(of:)``).
     func advice(for file: String) -> String {
         switch remedy {
         case .convert:
-            guard !file.hasPrefix("<"), !file.hasPrefix("/dev/"), !file.hasPrefix("/proc/") else { return "convert it to PNG first" }
-            let stem = file.lastIndex(of: ".").flatMap { dot in
-                file[dot...].contains("/") ? nil : file[..<dot]
-            } ?? Substring(file)
-            return "convert it to PNG first (on macOS: sips -s format png \(Self.quoted(file)) --out \(Self.quoted(stem + ".png")))"
+            guard let command = Self.conversion(of: file) else { return "convert it to PNG first" }
+            return "convert it to PNG first (on macOS: \(command))"
         case let .export(how):
             return "export it as PNG \(how)"
         case .frames:
@@ -43,12 +46,45 @@ struct ForeignFormat: Equatable {
         }
     }
 
-    /// `text` as one word for a shell: as it is when nothing in it is special, else in single quotes.
-    static func quoted(_ text: String) -> String {
-        let plain = text.unicodeScalars.allSatisfy { c in
+    /// The `sips` command that converts the regular file `file` to a PNG beside it (in place,
+    /// for a file already named `.png`), as a shell reads it. Nil where no such command is
+    /// meant or can be written: a name that is no file's (`<memory>`), a file that is not a
+    /// regular one (a pipe), one in `/dev` or `/proc` (`/dev/stdin` of a file, whose name
+    /// leads elsewhere), a name holding a control or format character (which the one-line
+    /// error shows escaped, so no word pasted from it names the file), or a PNG's name over
+    /// 255 bytes.
+    static func conversion(of file: String) -> String? {
+        guard !file.unicodeScalars.contains(where: { c in
+            switch c.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+            default: return c == "\u{FFFD}"
+            }
+        }) else { return nil }
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let slash = file.lastIndex(of: "/")
+        let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        guard let real = realpath(folder, nil) else { return nil }
+        let resolved = String(cString: real)
+        free(real)
+        guard !["/dev", "/proc"].contains(where: { resolved == $0 || resolved.hasPrefix($0 + "/") }) else { return nil }
+        let base = slash.map { file[file.index(after: $0)...] } ?? Substring(file)
+        let dot = base.lastIndex(of: ".").flatMap { $0 == base.startIndex ? nil : $0 }
+        let out = dot.map { base[base.index(after: $0)...].lowercased() == "png" } == true
+            ? file : String(file[..<(dot ?? file.endIndex)]) + ".png"
+        guard (out.split(separator: "/").last?.utf8.count ?? 0) <= 255 else { return nil }
+        return "sips -s format png \(quoted(file)) --out \(quoted(out))"
+    }
+
+    /// `path` as one word for a shell (bash, zsh): as it is when nothing in it is special,
+    /// else in single quotes; a relative path starting with `-` from `./`, not to be taken for
+    /// an option.
+    static func quoted(_ path: String) -> String {
+        let path = path.hasPrefix("-") ? "./" + path : path
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { c in
             c.properties.isAlphabetic || c.properties.numericType != nil || "._-+/,:@%=".unicodeScalars.contains(c)
-        }
-        return plain && !text.isEmpty ? text : "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        } && path.first.map { $0.isLetter || $0.isNumber || "./_".contains($0) } == true
+        return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// The format `data` starts as, when it is one of the common ones and not PNG.
@@ -105,12 +141,31 @@ struct ForeignFormat: Equatable {
         }
     }
 
-    /// Text that opens an SVG element: `<svg`, after an optional byte-order mark, white space,
-    /// an XML declaration, comments or a doctype.
+    /// Text whose first element is `<svg`, after an optional byte-order mark and what XML
+    /// allows before it: white space, an XML declaration or processing instructions, comments
+    /// and a doctype (its internal subset too). An HTML page holding an `<svg>` is not one.
     private static func isSVG(_ head: [UInt8]) -> Bool {
         var text = Substring(String(decoding: head, as: UTF8.self))
         if text.hasPrefix("\u{FEFF}") { text = text.dropFirst() }
-        guard text.drop(while: { $0.isWhitespace }).hasPrefix("<") else { return false }
-        return text.contains("<svg")
+        func skip(past end: String) -> Bool {
+            guard let range = text.firstRange(of: end) else { return false }
+            text = text[range.upperBound...]
+            return true
+        }
+        while true {
+            text = text.drop { $0.isWhitespace }
+            if text.hasPrefix("<?") {
+                guard skip(past: "?>") else { return false }
+            } else if text.hasPrefix("<!--") {
+                guard skip(past: "-->") else { return false }
+            } else if text.hasPrefix("<!DOCTYPE") || text.hasPrefix("<!doctype") {
+                let subset = text.firstIndex(of: "[").map { open in text.firstIndex(of: ">").map { open < $0 } ?? true } ?? false
+                guard subset ? skip(past: "]") && skip(past: ">") : skip(past: ">") else { return false }
+            } else {
+                guard text.hasPrefix("<svg") else { return false }
+                let after = text.dropFirst(4).first
+                return after == nil || after!.isWhitespace || after == ">" || after == "/"
+            }
+        }
     }
 }

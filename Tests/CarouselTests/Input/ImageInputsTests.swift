@@ -64,6 +64,10 @@ struct ImageInputsTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data().write(to: folder.appendingPathComponent("notes.txt"))
+        // What is not a regular file is no picture, whatever its name.
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("album.jpg"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("gone.jpg").path, withDestinationPath: "nowhere.jpg")
+        try #require(mkfifo(folder.appendingPathComponent("live.heic").path, 0o644) == 0)
         #expect(throws: CarouselError.emptyFolder(folder.path)) { try ImageInputs.resolve([folder.path]) }
         for name in ["IMG_0001.HEIC", "IMG_0002.HEIC", "beach.jpg", "logo.webp", ".hidden.jpg", "jpg", "README.md"] {
             try Data().write(to: folder.appendingPathComponent(name))

@@ -38,7 +38,13 @@ struct ForeignFormatTests {
         Sample(bytes: text("%PDF-1.7\n"), name: "a PDF document"),
         Sample(bytes: text("<svg xmlns=\"http://www.w3.org/2000/svg\"/>"), name: "an SVG drawing"),
         Sample(bytes: [0xEF, 0xBB, 0xBF] + text("\n  <?xml version=\"1.0\"?>\n<!-- made by hand -->\n<svg/>"), name: "an SVG drawing"),
+        Sample(bytes: text("<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x.dtd\" [\n  <!ENTITY ns \"a>b\">\n]>\n<svg>"), name: "an SVG drawing"),
+        Sample(bytes: text("<svg\nwidth=\"10\"/>"), name: "an SVG drawing"),
         Sample(bytes: text("<html><body>no drawing</body></html>"), name: nil),
+        Sample(bytes: text("<!DOCTYPE html>\n<html><body><svg width=\"10\"></svg></body></html>"), name: nil),
+        Sample(bytes: text("<?xml version=\"1.0\"?><config><svgPath>a</svgPath></config>"), name: nil),
+        Sample(bytes: text("<svgx/>"), name: nil),
+        Sample(bytes: text("<?xml version=\"1.0\"?><!-- unclosed <svg/>"), name: nil),
         Sample(bytes: text("svg is a format; <svg> is its element"), name: nil),
         Sample(bytes: text("just text\n"), name: nil),
         Sample(bytes: [], name: nil),
@@ -62,15 +68,35 @@ struct ForeignFormatTests {
         #expect(ForeignFormat(Data(("<?xml version=\"1.0\"?><svg/>" + padding).utf8))?.name == "an SVG drawing")
     }
 
-    /// The error names the format, and for a picture macOS converts, the command for this file.
-    @Test func decodingOneSaysWhatItIsAndWhatToDo() {
+    /// The error names the format, and for a picture macOS converts, the command for this file
+    /// where it is a regular file that a command can name.
+    @Test func decodingOneSaysWhatItIsAndWhatToDo() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carousel-foreign-\(UUID().uuidString)", isDirectory: true).path
+        let photos = folder + "/photos/"
+        try FileManager.default.createDirectory(atPath: photos + "it's.v1", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let jpeg = Self.bytes(of: "a JPEG image")
+        let long = String(repeating: "x", count: 255), longest = String(repeating: "x", count: 251)
+        for name in ["beach.jpg", "IMG 0042.HEIC", "it's.v1/shot", "wrong.PNG", "tab\there.jpg", long, longest + ".jpg"] {
+            try jpeg.write(to: URL(fileURLWithPath: photos + name))
+        }
+        try #require(mkfifo(photos + "pipe.jpg", 0o644) == 0)
+        let convert = "Not a PNG file but a JPEG image; convert it to PNG first"
         let cases: [(name: String, data: Data, reason: String)] = [
-            ("photos/beach.jpg", jpeg, "Not a PNG file but a JPEG image; convert it to PNG first (on macOS: sips -s format png photos/beach.jpg --out photos/beach.png)"),
-            ("IMG 0042.HEIC", Self.bytes(of: "a HEIF image"), "Not a PNG file but a HEIF image; convert it to PNG first (on macOS: sips -s format png 'IMG 0042.HEIC' --out 'IMG 0042.png')"),
-            ("it's.v1/shot", jpeg, "Not a PNG file but a JPEG image; convert it to PNG first (on macOS: sips -s format png 'it'\\''s.v1/shot' --out 'it'\\''s.v1/shot.png')"),
-            ("<memory>", jpeg, "Not a PNG file but a JPEG image; convert it to PNG first"),
-            ("/dev/fd/63", jpeg, "Not a PNG file but a JPEG image; convert it to PNG first"),
+            (photos + "beach.jpg", jpeg, convert + " (on macOS: sips -s format png \(photos)beach.jpg --out \(photos)beach.png)"),
+            (photos + "IMG 0042.HEIC", Self.bytes(of: "a HEIF image"),
+             "Not a PNG file but a HEIF image; convert it to PNG first (on macOS: sips -s format png '\(photos)IMG 0042.HEIC' --out '\(photos)IMG 0042.png')"),
+            (photos + "it's.v1/shot", jpeg, convert + #" (on macOS: sips -s format png '\#(photos)it'\''s.v1/shot' --out '\#(photos)it'\''s.v1/shot.png')"#),
+            // Misnamed: converted in place.
+            (photos + "wrong.PNG", jpeg, convert + " (on macOS: sips -s format png \(photos)wrong.PNG --out \(photos)wrong.PNG)"),
+            (photos + longest + ".jpg", jpeg, convert + " (on macOS: sips -s format png \(photos + longest).jpg --out \(photos + longest).png)"),
+            // No command: a PNG's name over 255 bytes, a control character, a FIFO, no file, no path.
+            (photos + long, jpeg, convert),
+            (photos + "tab\there.jpg", jpeg, convert),
+            (photos + "pipe.jpg", jpeg, convert),
+            (photos + "gone.jpg", jpeg, convert),
+            ("<memory>", jpeg, convert),
             ("logo.svg", Self.bytes(of: "an SVG drawing"), "Not a PNG file but an SVG drawing; export it as PNG at the item's size first"),
             ("demo.mov", Self.bytes(of: "a video"), "Not a PNG file but a video; give its frames as PNG images"),
             ("art.psd", Self.bytes(of: "a Photoshop document"), "Not a PNG file but a Photoshop document; export it as PNG first"),
@@ -82,11 +108,21 @@ struct ForeignFormatTests {
         }
     }
 
+    /// A regular file reached through `/proc` (as `/dev/stdin` of a file is) is named by a path
+    /// that leads elsewhere: no command for it.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs Linux's /proc"))
+    func filesThroughProcGetNoCommand() {
+        #expect(ForeignFormat.conversion(of: "/proc/self/exe") == nil)
+        #expect(ForeignFormat.conversion(of: "/proc/self/../self/exe") == nil)
+    }
+
     @Test func namesAreQuotedForAShell() {
         let cases: [(String, String)] = [
             ("a.jpg", "a.jpg"), ("photos/2024-06/IMG_0042.HEIC", "photos/2024-06/IMG_0042.HEIC"),
             ("café.jpg", "café.jpg"), ("a b.jpg", "'a b.jpg'"), ("$HOME.jpg", "'$HOME.jpg'"),
-            ("it's.jpg", "'it'\\''s.jpg'"), ("*.jpg", "'*.jpg'"), ("", "''"), ("'", "''\\'''"),
+            ("it's.jpg", #"'it'\''s.jpg'"#), ("*.jpg", "'*.jpg'"), ("", "''"), ("'", #"''\'''"#),
+            ("-x.jpg", "./-x.jpg"), ("-", "./-"), ("=x.jpg", "'=x.jpg'"), ("~root/x.jpg", "'~root/x.jpg'"),
+            ("%x.jpg", "'%x.jpg'"), ("a=b.jpg", "a=b.jpg"), (".hidden.jpg", ".hidden.jpg"), ("_x.jpg", "_x.jpg"),
         ]
         for (name, quoted) in cases {
             #expect(ForeignFormat.quoted(name) == quoted, "\(name)")
