@@ -48,11 +48,18 @@ struct ForeignFormat: Equatable {
 
     /// The `sips` command that converts the regular file `file` to a PNG beside it (in place,
     /// for a file already named `.png`), as a shell reads it. Nil where no such command is
-    /// meant or can be written: a name that is no file's (`<memory>`), a file that is not a
-    /// regular one (a pipe), one in `/dev` or `/proc` (`/dev/stdin` of a file, whose name
-    /// leads elsewhere), a name holding a control or format character (which the one-line
-    /// error shows escaped, so no word pasted from it names the file), or a PNG's name over
-    /// 255 bytes.
+    /// meant or can be written so that it names this file and no other:
+    /// - a name that is no file's (`<memory>`), or not a regular file's: a pipe, and a
+    ///   symbolic link, which may lead to `/dev/stdin`;
+    /// - a file in `/dev` or `/proc`, however spelt (`/dev/stdin` of a file, `/proc/self/cwd`),
+    ///   or named through `..`, which the shell takes after a linked folder where the path
+    ///   was read before it;
+    /// - a name holding a control or format character, which the one-line error shows escaped
+    ///   or a terminal does not show, so that no word pasted from it names the file;
+    /// - a PNG name over 255 bytes, or one that is another file already.
+    ///
+    /// Names are cut at their `/` and `.` bytes, not at characters: a combining mark after a
+    /// `/` makes one character of the two.
     static func conversion(of file: String) -> String? {
         guard !file.unicodeScalars.contains(where: { c in
             switch c.properties.generalCategory {
@@ -61,30 +68,52 @@ struct ForeignFormat: Equatable {
             }
         }) else { return nil }
         var info = stat()
-        guard stat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        let slash = file.lastIndex(of: "/")
-        let folder = slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        guard lstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let bytes = Array(file.utf8)
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        let parts = bytes.split(separator: slash, omittingEmptySubsequences: true)
+        guard !parts.contains(where: { $0.elementsEqual([dot, dot]) }) else { return nil }
+        let absolute = bytes.first == slash ? parts : Self.workingDirectory().split(separator: slash) + parts
+        guard let top = absolute.first(where: { !$0.elementsEqual([dot]) }),
+              !top.elementsEqual("dev".utf8), !top.elementsEqual("proc".utf8) else { return nil }
+        let lastSlash = bytes.lastIndex(of: slash)
+        let folder = lastSlash.map { $0 == 0 ? "/" : String(decoding: bytes[..<$0], as: UTF8.self) } ?? "."
         guard let real = realpath(folder, nil) else { return nil }
         let resolved = String(cString: real)
         free(real)
         guard !["/dev", "/proc"].contains(where: { resolved == $0 || resolved.hasPrefix($0 + "/") }) else { return nil }
-        let base = slash.map { file[file.index(after: $0)...] } ?? Substring(file)
-        let dot = base.lastIndex(of: ".").flatMap { $0 == base.startIndex ? nil : $0 }
-        let out = dot.map { base[base.index(after: $0)...].lowercased() == "png" } == true
-            ? file : String(file[..<(dot ?? file.endIndex)]) + ".png"
-        guard (out.split(separator: "/").last?.utf8.count ?? 0) <= 255 else { return nil }
+        let baseStart = lastSlash.map { $0 + 1 } ?? 0
+        let extensionDot = bytes[baseStart...].lastIndex(of: dot).flatMap { $0 == baseStart ? nil : $0 }
+        let isPNG = extensionDot.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self).lowercased() == "png" } ?? false
+        let out = isPNG ? file : String(decoding: bytes[..<(extensionDot ?? bytes.count)], as: UTF8.self) + ".png"
+        guard out.utf8.count - baseStart <= 255 else { return nil }
+        if !isPNG, stat(out, &info) == 0 || errno != ENOENT { return nil }
         return "sips -s format png \(quoted(file)) --out \(quoted(out))"
+    }
+
+    /// The working directory's path, or "" where it cannot be had.
+    private static func workingDirectory() -> [UInt8] {
+        guard let path = getcwd(nil, 0) else { return [] }
+        defer { free(path) }
+        return Array(String(cString: path).utf8)
     }
 
     /// `path` as one word for a shell (bash, zsh): as it is when nothing in it is special,
     /// else in single quotes; a relative path starting with `-` from `./`, not to be taken for
-    /// an option.
+    /// an option. Read by Unicode scalars, not characters: a quote with a combining mark after
+    /// it is one character, and must still be escaped.
     static func quoted(_ path: String) -> String {
-        let path = path.hasPrefix("-") ? "./" + path : path
-        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy { c in
-            c.properties.isAlphabetic || c.properties.numericType != nil || "._-+/,:@%=".unicodeScalars.contains(c)
-        } && path.first.map { $0.isLetter || $0.isNumber || "./_".contains($0) } == true
-        return plain ? path : "'" + path.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+        let path = path.unicodeScalars.first == "-" ? "./" + path : path
+        let scalars = path.unicodeScalars
+        func isWordly(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c.properties.numericType != nil }
+        let plain = scalars.first.map { isWordly($0) || "./_".unicodeScalars.contains($0) } == true
+            && scalars.allSatisfy { isWordly($0) || "._-+/,:@%=".unicodeScalars.contains($0) }
+        guard !plain else { return path }
+        var word = "'"
+        for c in scalars {
+            if c == "'" { word += #"'\''"# } else { word.unicodeScalars.append(c) }
+        }
+        return word + "'"
     }
 
     /// The format `data` starts as, when it is one of the common ones and not PNG.

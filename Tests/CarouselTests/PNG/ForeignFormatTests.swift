@@ -75,13 +75,16 @@ struct ForeignFormatTests {
             .appendingPathComponent("carousel-foreign-\(UUID().uuidString)", isDirectory: true).path
         let photos = folder + "/photos/"
         try FileManager.default.createDirectory(atPath: photos + "it's.v1", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: photos + "a.d", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let jpeg = Self.bytes(of: "a JPEG image")
         let long = String(repeating: "x", count: 255), longest = String(repeating: "x", count: 251)
-        for name in ["beach.jpg", "IMG 0042.HEIC", "it's.v1/shot", "wrong.PNG", "tab\there.jpg", long, longest + ".jpg"] {
+        for name in ["beach.jpg", "IMG 0042.HEIC", "it's.v1/shot", "wrong.PNG", "tab\there.jpg", long, longest + ".jpg",
+                     "a.d/\u{301}x", "taken.jpg", "taken.png"] {
             try jpeg.write(to: URL(fileURLWithPath: photos + name))
         }
         try #require(mkfifo(photos + "pipe.jpg", 0o644) == 0)
+        try FileManager.default.createSymbolicLink(atPath: photos + "linked.jpg", withDestinationPath: "beach.jpg")
         let convert = "Not a PNG file but a JPEG image; convert it to PNG first"
         let cases: [(name: String, data: Data, reason: String)] = [
             (photos + "beach.jpg", jpeg, convert + " (on macOS: sips -s format png \(photos)beach.jpg --out \(photos)beach.png)"),
@@ -91,8 +94,14 @@ struct ForeignFormatTests {
             // Misnamed: converted in place.
             (photos + "wrong.PNG", jpeg, convert + " (on macOS: sips -s format png \(photos)wrong.PNG --out \(photos)wrong.PNG)"),
             (photos + longest + ".jpg", jpeg, convert + " (on macOS: sips -s format png \(photos + longest).jpg --out \(photos + longest).png)"),
-            // No command: a PNG's name over 255 bytes, a control character, a FIFO, no file, no path.
+            // A mark joined to the `/` before it: the folder is still cut there.
+            (photos + "a.d/\u{301}x", jpeg, convert + " (on macOS: sips -s format png '\(photos)a.d/\u{301}x' --out '\(photos)a.d/\u{301}x.png')"),
+            // No command: a PNG's name over 255 bytes or taken, a control character, a link, a
+            // `..`, a FIFO, no file, no path.
             (photos + long, jpeg, convert),
+            (photos + "taken.jpg", jpeg, convert),
+            (photos + "linked.jpg", jpeg, convert),
+            (photos + "it's.v1/../beach.jpg", jpeg, convert),
             (photos + "tab\there.jpg", jpeg, convert),
             (photos + "pipe.jpg", jpeg, convert),
             (photos + "gone.jpg", jpeg, convert),
@@ -111,9 +120,18 @@ struct ForeignFormatTests {
     /// A regular file reached through `/proc` (as `/dev/stdin` of a file is) is named by a path
     /// that leads elsewhere: no command for it.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "needs Linux's /proc"))
-    func filesThroughProcGetNoCommand() {
+    func filesThroughProcGetNoCommand() throws {
         #expect(ForeignFormat.conversion(of: "/proc/self/exe") == nil)
         #expect(ForeignFormat.conversion(of: "/proc/self/../self/exe") == nil)
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("carousel-proc-\(UUID().uuidString)", isDirectory: true).path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: folder + "/x.jpg"))
+        #expect(ForeignFormat.conversion(of: folder + "/x.jpg") == "sips -s format png \(folder)/x.jpg --out \(folder)/x.png")
+        // The same file through `/proc/self/root`, whose folder resolves outside `/proc`.
+        #expect(ForeignFormat.conversion(of: "/proc/self/root" + folder + "/x.jpg") == nil)
+        #expect(ForeignFormat.conversion(of: "//proc/./self/root" + folder + "/x.jpg") == nil)
     }
 
     @Test func namesAreQuotedForAShell() {
@@ -123,6 +141,9 @@ struct ForeignFormatTests {
             ("it's.jpg", #"'it'\''s.jpg'"#), ("*.jpg", "'*.jpg'"), ("", "''"), ("'", #"''\'''"#),
             ("-x.jpg", "./-x.jpg"), ("-", "./-"), ("=x.jpg", "'=x.jpg'"), ("~root/x.jpg", "'~root/x.jpg'"),
             ("%x.jpg", "'%x.jpg'"), ("a=b.jpg", "a=b.jpg"), (".hidden.jpg", ".hidden.jpg"), ("_x.jpg", "_x.jpg"),
+            // A quote or dash with a combining mark after it, one character with it, is still one.
+            ("x'\u{301};touch PWNED;'\u{301}.jpg", #"'x'\''"# + "\u{301};touch PWNED;" + #"'\''"# + "\u{301}.jpg'"),
+            ("-\u{301}x.jpg", "'./-\u{301}x.jpg'"), ("\u{D4E}'x.jpg", #"'\#u{D4E}'\''x.jpg'"#),
         ]
         for (name, quoted) in cases {
             #expect(ForeignFormat.quoted(name) == quoted, "\(name)")
