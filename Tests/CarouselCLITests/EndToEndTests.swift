@@ -120,6 +120,29 @@ struct EndToEndTests {
         }
     }
 
+    /// A path that starts with `~` (quoted in a shell, so not expanded there) is a folder or
+    /// file of that name in the working directory, as `ls '~x'` finds it, not a home folder.
+    @Test func aTildeIsPartOfTheName() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        try FileManager.default.copyItem(atPath: w.path("imgs"), toPath: w.path("~"))
+        try FileManager.default.copyItem(atPath: w.path("imgs"), toPath: w.path("~root"))
+        try FileManager.default.copyItem(atPath: w.path("imgs/1.png"), toPath: w.path("~1.png"))
+        let reference = try CLI.run(["strip", "imgs", "imgs/1.png", "-o", "reference.png", "--quiet"], in: w.url)
+        try #require(reference.status == 0, "\(reference.stderr)")
+        for (folder, file) in [("~", "~1.png"), ("~root", "~root/1.png"), ("~/", "~/1.png")] {
+            let result = try CLI.run(["strip", folder, file, "-o", "tilde.png", "--quiet"], in: w.url)
+            #expect(result.status == 0, "\(folder): \(result.stderr)")
+            #expect(w.data("tilde.png") == w.data("reference.png"), "\(folder) \(file)")
+        }
+        // Errors name a missing path as given, and a file that was read from `./`.
+        let missing = try CLI.run(["render", "~nobody/1.png", "-o", "out.gif"], in: w.url)
+        #expect(missing.stderr == "error: ~nobody/1.png: no such file or folder\n")
+        try FileManager.default.copyItem(atPath: w.path("notes.png"), toPath: w.path("~notes.png"))
+        let text = try CLI.run(["render", "~notes.png", "-o", "out.gif"], in: w.url)
+        #expect(text.stderr == "error: ./~notes.png: Not a PNG file\n")
+    }
+
     @Test func writesToStdout() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -22,7 +22,7 @@ public enum ImageInputs {
                 throw .input(path, Paths.missingReason(errno))
             }
             guard isFolder else {
-                urls.append(URL(fileURLWithPath: path))
+                urls.append(fileURL(path))
                 continue
             }
             let names: [String]
@@ -64,11 +64,19 @@ public enum ImageInputs {
                 }
                 throw .emptyFolder(path)
             }
-            let folder = URL(fileURLWithPath: path, isDirectory: true)
+            let folder = fileURL(path, isDirectory: true)
             urls += pngs.map { folder.appendingPathComponent($0) }
         }
         guard !urls.isEmpty else { throw .noImages }
         return urls
+    }
+
+    /// The URL of `path` as the file system reads it: Foundation takes a leading `~` for a home
+    /// folder (`~/a.png` for `/Users/me/a.png`, whatever `HOME` says), where the path is a
+    /// folder named `~` in the working directory, as the existence check found it; such a
+    /// path is given from `./`.
+    static func fileURL(_ path: String, isDirectory: Bool = false) -> URL {
+        URL(fileURLWithPath: path.hasPrefix("~") ? "./" + path : path, isDirectory: isDirectory)
     }
 
     /// The extensions of images in other formats, as a folder's names give them.

@@ -55,15 +55,17 @@ struct ForeignFormat: Equatable {
     ///   or named through `..`, which the shell takes after a linked folder where the path
     ///   was read before it;
     /// - a name holding a control or format character, which the one-line error shows escaped
-    ///   or a terminal does not show, so that no word pasted from it names the file;
-    /// - a PNG name over 255 bytes, or one that is another file already.
+    ///   or a terminal does not show, so that no word pasted from it names the file, or a
+    ///   private-use or unassigned one, which a shell's line editor may take for something
+    ///   else (zsh reads U+E000 to U+E0FF as single bytes, U+E027 as a quote);
+    /// - a PNG name over 255 bytes, or one that is another file already (a dangling link too).
     ///
     /// Names are cut at their `/` and `.` bytes, not at characters: a combining mark after a
     /// `/` makes one character of the two.
     static func conversion(of file: String) -> String? {
         guard !file.unicodeScalars.contains(where: { c in
             switch c.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: return true
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
             default: return c == "\u{FFFD}"
             }
         }) else { return nil }
@@ -87,7 +89,7 @@ struct ForeignFormat: Equatable {
         let isPNG = extensionDot.map { String(decoding: bytes[($0 + 1)...], as: UTF8.self).lowercased() == "png" } ?? false
         let out = isPNG ? file : String(decoding: bytes[..<(extensionDot ?? bytes.count)], as: UTF8.self) + ".png"
         guard out.utf8.count - baseStart <= 255 else { return nil }
-        if !isPNG, stat(out, &info) == 0 || errno != ENOENT { return nil }
+        if !isPNG, lstat(out, &info) == 0 || errno != ENOENT { return nil }
         return "sips -s format png \(quoted(file)) --out \(quoted(out))"
     }
 
@@ -98,14 +100,15 @@ struct ForeignFormat: Equatable {
         return Array(String(cString: path).utf8)
     }
 
-    /// `path` as one word for a shell (bash, zsh): as it is when nothing in it is special,
-    /// else in single quotes; a relative path starting with `-` from `./`, not to be taken for
-    /// an option. Read by Unicode scalars, not characters: a quote with a combining mark after
-    /// it is one character, and must still be escaped.
+    /// `path` as one word for a shell (bash, zsh): as it is when it is ASCII letters, digits and
+    /// punctuation no shell expands, else in single quotes (any other letter too, which zsh
+    /// under a C locale would take for `?`); a relative path starting with `-` from `./`, not to
+    /// be taken for an option. Read by Unicode scalars, not characters: a quote with a
+    /// combining mark after it is one character, and must still be escaped.
     static func quoted(_ path: String) -> String {
         let path = path.unicodeScalars.first == "-" ? "./" + path : path
         let scalars = path.unicodeScalars
-        func isWordly(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic || c.properties.numericType != nil }
+        func isWordly(_ c: Unicode.Scalar) -> Bool { c.isASCII && (c.properties.isAlphabetic || c.properties.numericType != nil) }
         let plain = scalars.first.map { isWordly($0) || "./_".unicodeScalars.contains($0) } == true
             && scalars.allSatisfy { isWordly($0) || "._-+/,:@%=".unicodeScalars.contains($0) }
         guard !plain else { return path }

@@ -80,11 +80,12 @@ struct ForeignFormatTests {
         let jpeg = Self.bytes(of: "a JPEG image")
         let long = String(repeating: "x", count: 255), longest = String(repeating: "x", count: 251)
         for name in ["beach.jpg", "IMG 0042.HEIC", "it's.v1/shot", "wrong.PNG", "tab\there.jpg", long, longest + ".jpg",
-                     "a.d/\u{301}x", "taken.jpg", "taken.png"] {
+                     "a.d/\u{301}x", "taken.jpg", "taken.png", "dangling.jpg", "a\u{E027};x\u{E027}.jpg"] {
             try jpeg.write(to: URL(fileURLWithPath: photos + name))
         }
         try #require(mkfifo(photos + "pipe.jpg", 0o644) == 0)
         try FileManager.default.createSymbolicLink(atPath: photos + "linked.jpg", withDestinationPath: "beach.jpg")
+        try FileManager.default.createSymbolicLink(atPath: photos + "dangling.png", withDestinationPath: "nowhere.png")
         let convert = "Not a PNG file but a JPEG image; convert it to PNG first"
         let cases: [(name: String, data: Data, reason: String)] = [
             (photos + "beach.jpg", jpeg, convert + " (on macOS: sips -s format png \(photos)beach.jpg --out \(photos)beach.png)"),
@@ -100,6 +101,9 @@ struct ForeignFormatTests {
             // `..`, a FIFO, no file, no path.
             (photos + long, jpeg, convert),
             (photos + "taken.jpg", jpeg, convert),
+            (photos + "dangling.jpg", jpeg, convert),
+            // zsh's line editor reads U+E027 as a quote.
+            (photos + "a\u{E027};x\u{E027}.jpg", jpeg, convert),
             (photos + "linked.jpg", jpeg, convert),
             (photos + "it's.v1/../beach.jpg", jpeg, convert),
             (photos + "tab\there.jpg", jpeg, convert),
@@ -137,7 +141,7 @@ struct ForeignFormatTests {
     @Test func namesAreQuotedForAShell() {
         let cases: [(String, String)] = [
             ("a.jpg", "a.jpg"), ("photos/2024-06/IMG_0042.HEIC", "photos/2024-06/IMG_0042.HEIC"),
-            ("café.jpg", "café.jpg"), ("a b.jpg", "'a b.jpg'"), ("$HOME.jpg", "'$HOME.jpg'"),
+            ("café.jpg", "'café.jpg'"), ("\u{E027}.jpg", "'\u{E027}.jpg'"), ("a b.jpg", "'a b.jpg'"), ("$HOME.jpg", "'$HOME.jpg'"),
             ("it's.jpg", #"'it'\''s.jpg'"#), ("*.jpg", "'*.jpg'"), ("", "''"), ("'", #"''\'''"#),
             ("-x.jpg", "./-x.jpg"), ("-", "./-"), ("=x.jpg", "'=x.jpg'"), ("~root/x.jpg", "'~root/x.jpg'"),
             ("%x.jpg", "'%x.jpg'"), ("a=b.jpg", "a=b.jpg"), (".hidden.jpg", ".hidden.jpg"), ("_x.jpg", "_x.jpg"),
