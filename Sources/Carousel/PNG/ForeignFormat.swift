@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -120,7 +115,7 @@ struct ForeignFormat: Equatable {
     }
 
     /// The format `data` starts as, when it is one of the common ones and not PNG.
-    init?(_ data: Data) {
+    init?(_ data: some Collection<UInt8>) {
         let head = [UInt8](data.prefix(Self.sniffedBytes))
         func at(_ offset: Int, _ text: String) -> Bool {
             let bytes = Array(text.utf8)
