@@ -71,10 +71,9 @@ public enum ImageInputs {
         return urls
     }
 
-    /// The URL of `path` as the file system reads it: Foundation takes a leading `~` for a home
-    /// folder (`~/a.png` for `/Users/me/a.png`, whatever `HOME` says), where the path is a
-    /// folder named `~` in the working directory, as the existence check found it; such a
-    /// path is given from `./`.
+    /// The URL of `path` as the file system reads it. Foundation takes a leading `~` or `~user`
+    /// for a home folder, where the path names a file or folder in the working directory whose
+    /// name starts with `~` (the existence check found it there); such a path is given from `./`.
     static func fileURL(_ path: String, isDirectory: Bool = false) -> URL {
         URL(fileURLWithPath: path.hasPrefix("~") ? "./" + path : path, isDirectory: isDirectory)
     }
