@@ -108,7 +108,7 @@ package enum InputFile {
         guard stat(path, &info) == 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
         if info.st_mode & S_IFMT == S_IFIFO {
             let node = Node(info)
-            return try readStream(node, as: use, source: "the pipe") { () throws(Failure) in
+            return try readOnce(node, as: use, source: "the pipe") { () throws(Failure) in
                 let fd = open(path, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
                 var opened = stat()
@@ -150,7 +150,7 @@ package enum InputFile {
         case S_IFREG:
             return try readRegular(fd, size: Int(info.st_size), limit: limit, opening)
         case S_IFIFO, S_IFSOCK:
-            return try readStream(Node(info), as: use, source: "standard input") { () throws(Failure) in
+            return try readOnce(Node(info), as: use, source: "standard input") { () throws(Failure) in
                 let copy = dup(fd)
                 guard copy >= 0 else { throw Failure(reason: FileErrors.posixReason(errno)) }
                 return copy
@@ -165,7 +165,7 @@ package enum InputFile {
     /// The pipe `node`'s bytes: read once through the descriptor `open` gives (which `read`
     /// reads, and which is closed after), then kept. A thread that wants a pipe another is
     /// reading waits for that read; no lock is held while a pipe is opened or read.
-    private static func readStream(_ node: Node, as use: String, source: String,
+    private static func readOnce(_ node: Node, as use: String, source: String,
                                    open: () throws(Failure) -> Int32,
                                    read: (Int32) throws(Failure) -> Data) throws(Failure) -> Data {
         lock.lock()
@@ -199,20 +199,23 @@ package enum InputFile {
     /// input read twice, or a `/dev/fd/N` that shares its offset). A file that does not start
     /// as `opening` says gives its first bytes alone, whatever its size.
     private static func readRegular(_ fd: Int32, size: Int, limit: Int, _ opening: Opening) throws(Failure) -> Data {
+        var head = Data()
         if !opening.prefix.isEmpty {
-            let head = try readStart(fd, size: min(size, opening.kept))
+            head = try readStart(fd, size: min(size, opening.kept))
             guard head.starts(with: opening.prefix) else { return head }
         }
         guard size <= limit else {
             throw Failure(reason: "the file is \(size) bytes, over the limit of \(limit) bytes")
         }
-        return try readStart(fd, size: size)
+        return try readStart(fd, size: size, after: head)
     }
 
-    /// The first `size` bytes of a regular file, or fewer if it ends before.
-    private static func readStart(_ fd: Int32, size: Int) throws(Failure) -> Data {
-        var data = Data(count: size)
-        var done = 0
+    /// The first `size` bytes of a regular file, or fewer if it ends before; `head`, its first
+    /// bytes already read, is not read again.
+    private static func readStart(_ fd: Int32, size: Int, after head: Data = Data()) throws(Failure) -> Data {
+        var data = Data(count: max(size, head.count))
+        data.replaceSubrange(0..<head.count, with: head)
+        var done = head.count
         while done < size {
             let n = data.withUnsafeMutableBytes { raw in
                 pread(fd, raw.baseAddress! + done, size - done, off_t(done))
