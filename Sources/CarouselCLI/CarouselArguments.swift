@@ -83,6 +83,17 @@ struct CarouselArguments: ParsableArguments {
         quiet ?? ((try? config.map(ConfigFile.init(path:)))??.quiet ?? false)
     }
 
+    /// The run's progress and summary on stderr, from `start`, with a note before the summary
+    /// for each folder among the images that holds images in other formats beside its PNG
+    /// files: those are not read, and a carousel without them would otherwise say nothing.
+    func progress(start: Date) -> Progress {
+        let quiet = isQuiet
+        let notes = quiet ? [] : ImageInputs.passedOver(images).map { folder, others in
+            "note: \(folder): other images passed over (\(others)); only .png files are read from a folder, so convert them to PNG to show them"
+        }
+        return Progress(quiet: quiet, start: start, notes: notes)
+    }
+
     /// The options these arguments give: the spec's defaults, then the config file, then the flags.
     ///
     /// An error about an option names it as the user gave it: `--fps` for a flag,

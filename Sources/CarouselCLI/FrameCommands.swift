@@ -35,7 +35,7 @@ struct Frame: ParsableCommand {
         }
         let data = try encode(carousel.frame(index: index), name: output)
         try AtomicOutput.write(data, to: output)
-        Progress(quiet: arguments.isQuiet, start: start)
+        arguments.progress(start: start)
             .finish("\(output): frame \(index) of \(carousel.frameCount), \(data.count) bytes")
     }
 }
@@ -53,7 +53,7 @@ struct Frames: ParsableCommand {
         let start = Date()
         try OutputKind.folder.check(output)
         let carousel = try arguments.carousel(options: arguments.options(), folder: output)
-        let reporter = Progress(quiet: arguments.isQuiet, start: start)
+        let reporter = arguments.progress(start: start)
         try carousel.writeFrames(toFolder: output) { done, total in reporter.frame(done, of: total) }
         reporter.finish("\(output): \(carousel.frameCount) frames, \(Progress.length(carousel)) s")
     }
@@ -80,7 +80,7 @@ struct Strip: ParsableCommand {
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)
         let g = carousel.geometry
-        Progress(quiet: arguments.isQuiet, start: start)
+        arguments.progress(start: start)
             .finish("\(output): \(g.stripWidth)x\(g.height), \(g.leftClones) + \(g.count) + \(g.rightClones) items, \(data.count) bytes")
     }
 }

@@ -10,16 +10,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Progress on stderr while frames are made (only when stderr is a terminal), and a summary line.
+/// Progress on stderr while frames are made (only when stderr is a terminal), and a summary
+/// line, after any notes.
 final class Progress {
     private let quiet: Bool
     private let start: Date
+    private let notes: [String]
     private let live: Bool
     private var lastDraw = Date.distantPast
 
-    init(quiet: Bool, start: Date) {
+    /// `notes` are lines printed before the summary (none when quiet): what the run left out.
+    init(quiet: Bool, start: Date, notes: [String] = []) {
         self.quiet = quiet
         self.start = start
+        self.notes = notes
         live = !quiet && isatty(STDERR_FILENO) == 1
     }
 
@@ -33,12 +37,14 @@ final class Progress {
         writeToStandardError("\rframe \(done)/\(total), \(elapsed) s\u{1B}[K")
     }
 
-    /// Ends the progress line and prints the summary, unless quiet, its control characters
-    /// escaped as an error's are (an output named with a newline or an escape sequence stays
-    /// one line and cannot drive the terminal).
+    /// Ends the progress line and prints the notes and the summary, unless quiet, their control
+    /// characters escaped as an error's are (an output named with a newline or an escape
+    /// sequence stays one line and cannot drive the terminal). The notes come only with the
+    /// summary, so a run that fails prints its one error line and nothing else.
     func finish(_ summary: String) {
         guard !quiet else { return }
         if live { writeToStandardError("\r\u{1B}[K") }
+        for note in notes { writeToStandardError("\(note.escapingControlCharacters)\n") }
         let elapsed = decimal(Date().timeIntervalSince(start), places: 2)
         writeToStandardError("\(summary.escapingControlCharacters) (in \(elapsed) s)\n")
     }

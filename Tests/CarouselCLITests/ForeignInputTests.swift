@@ -52,4 +52,33 @@ struct ForeignInputTests {
         #expect(folder.stderr == "error: camera roll: folder has no .png files but has other images (1 .JPG); convert them to PNG first\n")
         #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
     }
+
+    /// A folder of PNG files and photos of other formats renders its PNG files and says, beside
+    /// the summary, what it passed over; `--quiet` says nothing, and a failed run gives its one
+    /// error line alone.
+    @Test func aFolderWithOtherImagesBesideItsPNGsSaysWhatItLeftOut() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8) + [UInt8](repeating: 0, count: 3000))
+        for name in ["IMG_0042.JPG", "IMG_0043.jpg", "IMG_0044.HEIC"] { try jpeg.write(to: w.url.appendingPathComponent("imgs/\(name)")) }
+        let rendered = try CLI.run(["render", "imgs", "-o", "out.gif"], in: w.url)
+        #expect(rendered.status == 0)
+        let lines = rendered.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines.last == "", "\(rendered.stderr)")
+        #expect(lines.first == "note: imgs: other images passed over (1 .HEIC, 1 .JPG, 1 .jpg); only .png files are read from a folder, so convert them to PNG to show them")
+        #expect(lines.dropFirst().first.map { $0.hasPrefix("out.gif: ") && $0.contains(" frames, ") } == true, "\(rendered.stderr)")
+        // A folder given twice is noted once.
+        let twice = try CLI.run(["strip", "imgs", "imgs", "-o", "strip.png"], in: w.url)
+        #expect(twice.status == 0 && twice.stderr.hasPrefix("note: imgs: other images passed over (1 .HEIC, 1 .JPG, 1 .jpg)"))
+        #expect(twice.stderr.filter { $0 == "\n" }.count == 2, "\(twice.stderr)")
+
+        let quiet = try CLI.run(["render", "imgs", "-o", "quiet.gif", "--quiet"], in: w.url)
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty)
+        #expect(try Data(contentsOf: w.url.appendingPathComponent("quiet.gif")) == Data(contentsOf: w.url.appendingPathComponent("out.gif")))
+
+        let failed = try CLI.run(["render", "imgs", "corrupt.png", "-o", "failed.gif"], in: w.url)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.hasPrefix("error: corrupt.png: ") && failed.stderr.filter { $0 == "\n" }.count == 1, "\(failed.stderr)")
+        #expect(!w.exists("failed.gif") && w.leftovers.isEmpty)
+    }
 }

@@ -16,7 +16,6 @@ public enum ImageInputs {
     /// (``naturalOrder(_:_:)``: 2 before 10, case aside).
     public static func resolve(_ paths: [String]) throws(CarouselError) -> [URL] {
         var urls: [URL] = []
-        let fm = FileManager.default
         for path in paths {
             guard let isFolder = Paths.isFolder(path) else {
                 throw .input(path, Paths.missingReason(errno))
@@ -25,50 +24,68 @@ public enum ImageInputs {
                 urls.append(fileURL(path))
                 continue
             }
-            let names: [String]
-            do {
-                names = try fm.contentsOfDirectory(atPath: path)
-            } catch {
-                throw .input(path, "cannot list folder: \(FileErrors.reason(error, path: path))")
-            }
-            // Files only: a folder whose name ends in .png is passed over. A name that is not
-            // UTF-8 is listed with U+FFFD in place of its bytes, under which nothing is found.
-            var pngs: [String] = []
-            for name in names where name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") {
-                var info = stat()
-                let listed = Paths.join(path, name)
-                if stat(listed, &info) != 0 {
-                    guard !name.unicodeScalars.contains("\u{FFFD}") else {
-                        throw .input(listed, "the file's name is not UTF-8 text; rename it")
-                    }
-                    pngs.append(name)
-                    continue
-                }
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR: continue
-                case S_IFIFO:
-                    // A FIFO waits for a writer; one the user did not name would hold the run
-                    // without a word. Named itself, it is read.
-                    throw .input(listed, "a FIFO found in a folder; give the FIFO itself to read it")
-                default: pngs.append(name)
-                }
-            }
-            pngs.sort { naturalOrder($0, $1) }
-            guard !pngs.isEmpty else {
-                let others = otherImages(names.filter { name in
-                    var info = stat()
-                    return stat(Paths.join(path, name), &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-                })
-                guard others.isEmpty else {
-                    throw .input(path, "folder has no .png files but has other images (\(others)); convert them to PNG first")
-                }
-                throw .emptyFolder(path)
-            }
+            let pngs = try listing(ofFolder: path).pngs
             let folder = fileURL(path, isDirectory: true)
             urls += pngs.map { folder.appendingPathComponent($0) }
         }
         guard !urls.isEmpty else { throw .noImages }
         return urls
+    }
+
+    /// The `*.png` files of the folder at `path`, in natural order, and every name it lists; a
+    /// folder with no PNG files is refused, saying so when it holds images in other formats.
+    private static func listing(ofFolder path: String) throws(CarouselError) -> (pngs: [String], names: [String]) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: path)
+        } catch {
+            throw .input(path, "cannot list folder: \(FileErrors.reason(error, path: path))")
+        }
+        // Files only: a folder whose name ends in .png is passed over. A name that is not
+        // UTF-8 is listed with U+FFFD in place of its bytes, under which nothing is found.
+        var pngs: [String] = []
+        for name in names where name.lowercased().hasSuffix(".png") && !name.hasPrefix(".") {
+            var info = stat()
+            let listed = Paths.join(path, name)
+            if stat(listed, &info) != 0 {
+                guard !name.unicodeScalars.contains("\u{FFFD}") else {
+                    throw .input(listed, "the file's name is not UTF-8 text; rename it")
+                }
+                pngs.append(name)
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: continue
+            case S_IFIFO:
+                // A FIFO waits for a writer; one the user did not name would hold the run
+                // without a word. Named itself, it is read.
+                throw .input(listed, "a FIFO found in a folder; give the FIFO itself to read it")
+            default: pngs.append(name)
+            }
+        }
+        guard !pngs.isEmpty else {
+            let others = otherImages(inFolder: path, among: names)
+            guard others.isEmpty else {
+                throw .input(path, "folder has no .png files but has other images (\(others)); convert them to PNG first")
+            }
+            throw .emptyFolder(path)
+        }
+        return (pngs.sorted { naturalOrder($0, $1) }, names)
+    }
+
+    /// The folders among `paths` that hold images in other formats beside their PNG files,
+    /// each with those images counted by extension ("2 .HEIC, 1 .jpg"), in the order given:
+    /// what ``resolve(_:)`` passes over, for the command line to say so. A folder that
+    /// ``resolve(_:)`` refuses is not listed, and one given twice is listed once.
+    package static func passedOver(_ paths: [String]) -> [(folder: String, images: String)] {
+        var found: [(folder: String, images: String)] = []
+        var seen: Set<String> = []
+        for path in paths where Paths.isFolder(path) == true && seen.insert(path).inserted {
+            guard let names = try? listing(ofFolder: path).names else { continue }
+            let others = otherImages(inFolder: path, among: names)
+            if !others.isEmpty { found.append((path, others)) }
+        }
+        return found
     }
 
     /// The URL of `path` as the file system reads it. Foundation takes a leading `~` or `~user`
@@ -81,13 +98,15 @@ public enum ImageInputs {
     /// The extensions of images in other formats, as a folder's names give them.
     private static let otherImageExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "webp", "gif", "tif", "tiff", "bmp", "avif", "jxl"]
 
-    /// How many of `names` (a folder's regular files) are images in other formats, by extension
-    /// as written: "1 .HEIC, 3 .jpg"; empty when there are none. Hidden files are passed over,
-    /// as they are for PNG.
-    static func otherImages(_ names: [String]) -> String {
+    /// How many of `names`, listed in the folder at `path`, are regular files named as images in
+    /// other formats, by extension as written: "1 .HEIC, 3 .jpg"; empty when there are none.
+    /// Hidden files are passed over, as they are for PNG.
+    static func otherImages(inFolder path: String, among names: [String]) -> String {
         var counts: [String: Int] = [:]
         for name in names where !name.hasPrefix(".") {
             guard let dot = name.lastIndex(of: "."), otherImageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+            var info = stat()
+            guard stat(Paths.join(path, name), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
             counts[String(name[dot...]), default: 0] += 1
         }
         return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

@@ -75,7 +75,12 @@ struct ImageInputsTests {
         #expect(throws: CarouselError.input(folder.path, "folder has no .png files but has other images (2 .HEIC, 1 .jpg, 1 .webp); convert them to PNG first")) {
             try ImageInputs.resolve([folder.path])
         }
+        #expect(ImageInputs.passedOver([folder.path]).isEmpty)
         try Data().write(to: folder.appendingPathComponent("cover.png"))
         #expect(try ImageInputs.resolve([folder.path]).map(\.lastPathComponent) == ["cover.png"])
+        // Beside a PNG file, they are passed over, and listed for the command line to say so.
+        let passed = ImageInputs.passedOver([folder.path, folder.appendingPathComponent("cover.png").path, folder.path])
+        #expect(passed.map(\.folder) == [folder.path])
+        #expect(passed.map(\.images) == ["2 .HEIC, 1 .jpg, 1 .webp"])
     }
 }
