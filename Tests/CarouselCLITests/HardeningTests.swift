@@ -215,6 +215,30 @@ struct HardeningTests {
         #expect((0..<6000).allSatisfy { row[$0, 0] == RGBA(r: 200, g: 10, b: 10) })
     }
 
+    /// A PNG file larger than the run may hold in memory, from a file or a pipe, is refused in
+    /// one line: its bytes are taken from `malloc`, which says when it has none. Under a 512 MiB
+    /// address-space limit a 900 MiB file crashed the run with a backtrace (`Data(count:)`).
+    @Test(.enabled(if: EcosystemTests.onLinux && CLI.hasBash, "ulimit -v limits the address space on Linux; needs /bin/bash"))
+    func aFileLargerThanMemoryIsRefusedInALine() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let fd = open(w.path("huge.png"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let wrote = signature.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let sized = ftruncate(fd, 900 << 20)
+        close(fd)
+        try #require(wrote == signature.count && sized == 0)
+        let file = try CLI.run(shell: #"ulimit -v 524288; exec "$0" render imgs huge.png -o out.gif"#, with: "/bin/bash", in: w.url)
+        #expect(file.status == 1)
+        #expect(file.stderr == "error: huge.png: the file is 943718400 bytes, more than this run can hold in memory\n")
+        let pipe = try CLI.run(shell: #"ulimit -v 524288; exec "$0" render imgs <(cat huge.png) -o out.gif"#, with: "/bin/bash", in: w.url)
+        #expect(pipe.status == 1)
+        #expect(pipe.stderr.hasPrefix("error: /dev/fd/") && pipe.stderr.contains(": the pipe gives more bytes than this run can hold in memory ("), "\(pipe.stderr)")
+        #expect(pipe.stderr.filter { $0 == "\n" }.count == 1)
+        #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
+    }
+
     /// Names up to the 255 bytes a name may have are written: the temporary beside the output
     /// is cut short to fit.
     @Test func longestNamesAreWritten() throws {

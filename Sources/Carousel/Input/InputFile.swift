@@ -212,46 +212,83 @@ package enum InputFile {
 
     /// The first `size` bytes of a regular file, or fewer if it ends before; `head`, its first
     /// bytes already read, is not read again.
+    ///
+    /// The bytes go into memory taken with `malloc`, which says when it has none to give: a
+    /// file larger than the run may hold (under `ulimit -v`) is refused in a line, where the
+    /// allocation of `Data(count:)` ended the run with a crash and a backtrace.
     private static func readStart(_ fd: Int32, size: Int, after head: Data = Data()) throws(Failure) -> Data {
-        var data = Data(count: max(size, head.count))
-        data.replaceSubrange(0..<head.count, with: head)
+        let capacity = max(size, head.count)
+        guard let buffer = malloc(max(capacity, 1)) else {
+            throw Failure(reason: "the file is \(size) bytes, more than this run can hold in memory")
+        }
+        head.copyBytes(to: buffer.assumingMemoryBound(to: UInt8.self), count: head.count)
         var done = head.count
         while done < size {
-            let n = data.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress! + done, size - done, off_t(done))
-            }
+            let n = pread(fd, buffer + done, size - done, off_t(done))
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw Failure(reason: FileErrors.posixReason(errno))
+                let reason = FileErrors.posixReason(errno)
+                free(buffer)
+                throw Failure(reason: reason)
             }
             if n == 0 { break }
             done += n
         }
-        return data.prefix(done)
+        return Data(bytesNoCopy: buffer, count: done, deallocator: .free)
     }
 
     /// A pipe's bytes to its end; more than `limit` is refused as soon as it is seen. A pipe
     /// that does not start as `opening` says gives its first bytes alone, and is read no further.
+    ///
+    /// The bytes are read into memory taken with `malloc` and grown with `realloc`, twice the
+    /// size each time, so that a pipe giving more than the run may hold is refused in a line
+    /// rather than ending the run, as ``readStart(_:size:after:)`` does for a file.
     private static func readStream(_ fd: Int32, limit: Int, _ opening: Opening) throws(Failure) -> Data {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var capacity = 1 << 16
+        guard var buffer = malloc(capacity) else { throw Failure(reason: "the run has no memory left to read the pipe") }
+        var count = 0
         var checked = opening.prefix.isEmpty
+        func fail(_ reason: String) -> Failure {
+            free(buffer)
+            return Failure(reason: reason)
+        }
         while true {
-            let n = buffer.withUnsafeMutableBytes { raw in POSIX.read(fd, raw.baseAddress!, raw.count) }
+            if count == capacity {
+                // Room for one more byte than the limit, so that a pipe giving more is seen.
+                let grown = min(capacity * 2, limit == .max ? limit : limit + 1)
+                if grown > capacity, let moved = realloc(buffer, grown) {
+                    buffer = moved
+                    capacity = grown
+                } else {
+                    // No room to grow: the pipe is refused only if it has more to give.
+                    var byte: UInt8 = 0
+                    var n = POSIX.read(fd, &byte, 1)
+                    while n < 0 && errno == EINTR { n = POSIX.read(fd, &byte, 1) }
+                    if n == 0 { break }
+                    throw fail(n < 0 ? FileErrors.posixReason(errno)
+                               : "the pipe gives more bytes than this run can hold in memory (\(count) read)")
+                }
+            }
+            let n = POSIX.read(fd, buffer + count, capacity - count)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Failure(reason: FileErrors.posixReason(errno))
+                throw fail(FileErrors.posixReason(errno))
             }
-            if n == 0 { return data }
-            guard data.count + n <= limit else {
-                throw Failure(reason: "the pipe gives more than the limit of \(limit) bytes")
+            if n == 0 { break }
+            guard count + n <= limit else {
+                throw fail("the pipe gives more than the limit of \(limit) bytes")
             }
-            data.append(contentsOf: buffer[0..<n])
-            if !checked && data.count >= opening.kept {
+            count += n
+            if !checked && count >= opening.kept {
                 checked = true
-                guard data.starts(with: opening.prefix) else { return data.prefix(opening.kept) }
+                let start = UnsafeBufferPointer(start: buffer.assumingMemoryBound(to: UInt8.self), count: count)
+                guard start.starts(with: opening.prefix) else {
+                    count = opening.kept
+                    break
+                }
             }
         }
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 
     /// What a non-regular file is, for messages.
