@@ -143,6 +143,27 @@ struct EndToEndTests {
         #expect(text.stderr == "error: ./~notes.png: Not a PNG file\n")
     }
 
+    /// A path through `..` after a symbolic link to a folder reads what `cat` reads: the file
+    /// beside the link's target, not the one beside the link (Foundation's URL takes `..` out
+    /// with the name before it, as text), given as a file and as a folder.
+    @Test func aPathThroughALinkAndDotDotReadsWhatTheKernelReads() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        try FileManager.default.createDirectory(atPath: w.path("real/sub"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: w.path("imgs/1.png"), toPath: w.path("real/pic.png"))
+        try FileManager.default.copyItem(atPath: w.path("imgs/2.png"), toPath: w.path("pic.png"))
+        try FileManager.default.createSymbolicLink(atPath: w.path("link"), withDestinationPath: "real/sub")
+        let reference = try CLI.run(["strip", "real/pic.png", "real/pic.png", "-o", "reference.png", "--quiet"], in: w.url)
+        try #require(reference.status == 0, "\(reference.stderr)")
+        let result = try CLI.run(["strip", "link/../pic.png", "link/..", "-o", "through.png", "--quiet"], in: w.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(w.data("through.png") == w.data("reference.png"))
+        // Errors name the path as given.
+        try FileManager.default.copyItem(atPath: w.path("notes.png"), toPath: w.path("real/notes.png"))
+        let text = try CLI.run(["render", "link/../notes.png", "-o", "out.gif"], in: w.url)
+        #expect(text.stderr == "error: link/../notes.png: Not a PNG file\n")
+    }
+
     @Test func writesToStdout() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -36,11 +36,21 @@ public enum PNGCodec {
             throw .unreadable(file: url.absoluteString, reason: "not a file URL; give a file:// URL or a path")
         }
         do {
-            return try InputFile.read(url.path, limit: maximumFileSize, as: "image",
+            return try InputFile.read(fileSystemPath(of: url), limit: maximumFileSize, as: "image",
                                       opening: .init(prefix: signature, kept: ForeignFormat.sniffedBytes))
         } catch {
             throw .unreadable(file: url.relativePath, reason: error.reason)
         }
+    }
+
+    /// The path the file system reads for file URL `url`, as `open` would resolve the path it
+    /// was made from: a relative URL's path as given, after its base folder. Foundation's `path`
+    /// takes a `..` out with the name before it, as text, so `link/../x.png` was `./x.png`,
+    /// where the kernel goes through `link`'s target to the `x.png` beside it.
+    static func fileSystemPath(of url: URL) -> String {
+        let relative = url.relativePath
+        guard let base = url.baseURL, base.isFileURL, !relative.hasPrefix("/") else { return url.path }
+        return Paths.join(base.path, relative)
     }
 
     /// The width and height the header of PNG `data` declares, checked as
