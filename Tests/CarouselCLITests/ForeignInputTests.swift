@@ -67,8 +67,8 @@ struct ForeignInputTests {
         #expect(lines.count == 3 && lines.last == "", "\(rendered.stderr)")
         #expect(lines.first == "note: imgs: other images passed over (1 .HEIC, 1 .JPG, 1 .jpg); only .png files are read from a folder, so convert them to PNG to show them")
         #expect(lines.dropFirst().first.map { $0.hasPrefix("out.gif: ") && $0.contains(" frames, ") } == true, "\(rendered.stderr)")
-        // A folder given twice is noted once.
-        let twice = try CLI.run(["strip", "imgs", "imgs", "-o", "strip.png"], in: w.url)
+        // A folder given twice, however spelt, is noted once, named as first given.
+        let twice = try CLI.run(["strip", "imgs", "./imgs/", "-o", "strip.png"], in: w.url)
         #expect(twice.status == 0 && twice.stderr.hasPrefix("note: imgs: other images passed over (1 .HEIC, 1 .JPG, 1 .jpg)"))
         #expect(twice.stderr.filter { $0 == "\n" }.count == 2, "\(twice.stderr)")
 

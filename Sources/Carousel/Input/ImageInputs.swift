@@ -76,11 +76,14 @@ public enum ImageInputs {
     /// The folders among `paths` that hold images in other formats beside their PNG files,
     /// each with those images counted by extension ("2 .HEIC, 1 .jpg"), in the order given:
     /// what ``resolve(_:)`` passes over, for the command line to say so. A folder that
-    /// ``resolve(_:)`` refuses is not listed, and one given twice is listed once.
+    /// ``resolve(_:)`` refuses is not listed, and one given twice, however spelt, is listed once.
     package static func passedOver(_ paths: [String]) -> [(folder: String, images: String)] {
         var found: [(folder: String, images: String)] = []
-        var seen: Set<String> = []
-        for path in paths where Paths.isFolder(path) == true && seen.insert(path).inserted {
+        // A folder is known by its device and inode, however its path is spelt (`imgs`, `imgs/`).
+        var seen: Set<[UInt64]> = []
+        for path in paths where Paths.isFolder(path) == true {
+            var info = stat()
+            guard stat(path, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
             guard let names = try? listing(ofFolder: path).names else { continue }
             let others = otherImages(inFolder: path, among: names)
             if !others.isEmpty { found.append((path, others)) }
