@@ -86,9 +86,10 @@ struct CarouselArguments: ParsableArguments {
     /// The run's progress and summary on stderr, from `start`, with a note before the summary
     /// for each folder among the images that holds images in other formats beside its PNG
     /// files: those are not read, and a carousel without them would otherwise say nothing.
-    func progress(start: Date) -> Progress {
+    /// `output`, the file the run writes, is not counted among them.
+    func progress(start: Date, output: String? = nil) -> Progress {
         let quiet = isQuiet
-        let notes = quiet ? [] : ImageInputs.passedOver(images).map { folder, others in
+        let notes = quiet ? [] : ImageInputs.passedOver(images, output: output).map { folder, others in
             "note: \(folder): other images passed over (\(others)); only .png files are read from a folder, so convert them to PNG to show them"
         }
         return Progress(quiet: quiet, start: start, notes: notes)

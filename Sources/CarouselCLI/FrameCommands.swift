@@ -35,7 +35,7 @@ struct Frame: ParsableCommand {
         }
         let data = try encode(carousel.frame(index: index), name: output)
         try AtomicOutput.write(data, to: output)
-        arguments.progress(start: start)
+        arguments.progress(start: start, output: output)
             .finish("\(output): frame \(index) of \(carousel.frameCount), \(data.count) bytes")
     }
 }
@@ -80,7 +80,7 @@ struct Strip: ParsableCommand {
         let data = try encode(carousel.strip, name: output)
         try AtomicOutput.write(data, to: output)
         let g = carousel.geometry
-        arguments.progress(start: start)
+        arguments.progress(start: start, output: output)
             .finish("\(output): \(g.stripWidth)x\(g.height), \(g.leftClones) + \(g.count) + \(g.rightClones) items, \(data.count) bytes")
     }
 }

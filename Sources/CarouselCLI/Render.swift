@@ -27,7 +27,7 @@ struct Render: ParsableCommand {
         try arguments.attributed { () throws(CarouselError) in if let refusal = options.sizeRefusal(format) { throw refusal } }
         let carousel = try arguments.carousel(options: options, output: output)
         let encoder = try arguments.attributed { () throws(CarouselError) in try carousel.encoder(for: format) }
-        let reporter = arguments.progress(start: start)
+        let reporter = arguments.progress(start: start, output: output)
         var bytes = 0
         try AtomicOutput.write(to: output) { sink throws(CarouselError) in
             try carousel.write(with: encoder, to: sink, name: output) { done, total in reporter.frame(done, of: total) }

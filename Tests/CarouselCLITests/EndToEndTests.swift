@@ -164,6 +164,26 @@ struct EndToEndTests {
         #expect(text.stderr == "error: link/../notes.png: Not a PNG file\n")
     }
 
+    /// A relative image path is read under a working directory of any length: past about a
+    /// thousand bytes, Foundation could not find it and every image was refused as `not a file URL`.
+    @Test func relativePathsAreReadUnderALongWorkingDirectory() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let deep = (1...6).map { _ in String(repeating: "d", count: 200) }.joined(separator: "/")
+        // Made by the shell: FileManager's copy, too, fails at such a length.
+        let made = try CLI.run(shell: "mkdir -p \(deep)/imgs && cp imgs/1.png imgs/2.png \(deep)/imgs/", in: w.url)
+        try #require(made.status == 0, "\(made.stderr)")
+        let here = w.url.appendingPathComponent(deep)
+        try #require(here.path.utf8.count > 1200)
+        let result = try CLI.run(["strip", "imgs/1.png", "imgs", "-o", "deep.png", "--quiet"], in: here)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reference = try CLI.run(["strip", "imgs/1.png", "imgs/1.png", "imgs/2.png", "-o", "reference.png", "--quiet"], in: w.url)
+        try #require(reference.status == 0, "\(reference.stderr)")
+        #expect(w.data(deep + "/deep.png") == w.data("reference.png"))
+        let missing = try CLI.run(["strip", "imgs/9.png", "-o", "missing.png"], in: here)
+        #expect(missing.status == 1 && missing.stderr == "error: imgs/9.png: no such file or folder\n")
+    }
+
     @Test func writesToStdout() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -72,6 +72,17 @@ struct ForeignInputTests {
         #expect(twice.status == 0 && twice.stderr.hasPrefix("note: imgs: other images passed over (1 .HEIC, 1 .JPG, 1 .jpg)"))
         #expect(twice.stderr.filter { $0 == "\n" }.count == 2, "\(twice.stderr)")
 
+        // The run's own output, written there by an earlier run, is not a picture passed over;
+        // a name that is not UTF-8 counts by its extension like any other.
+        #expect(try CLI.run(["render", "imgs", "-o", "imgs/carousel.gif", "--quiet"], in: w.url).status == 0)
+        let latin1 = Array(w.path("imgs/caf").utf8) + [0xE9] + Array(".JPG".utf8) + [0]
+        let fd = open(latin1.map { CChar(bitPattern: $0) }, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        try #require(fd >= 0)
+        close(fd)
+        let again = try CLI.run(["render", "imgs", "-o", "imgs/carousel.gif"], in: w.url)
+        #expect(again.status == 0)
+        #expect(again.stderr.hasPrefix("note: imgs: other images passed over (1 .HEIC, 2 .JPG, 1 .jpg); only"), "\(again.stderr)")
+
         let quiet = try CLI.run(["render", "imgs", "-o", "quiet.gif", "--quiet"], in: w.url)
         #expect(quiet.status == 0 && quiet.stderr.isEmpty)
         #expect(try Data(contentsOf: w.url.appendingPathComponent("quiet.gif")) == Data(contentsOf: w.url.appendingPathComponent("out.gif")))

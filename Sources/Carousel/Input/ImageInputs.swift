@@ -24,7 +24,7 @@ public enum ImageInputs {
                 urls.append(fileURL(path))
                 continue
             }
-            let pngs = try listing(ofFolder: path).pngs
+            let pngs = try listing(ofFolder: path)
             let folder = fileURL(path, isDirectory: true)
             urls += pngs.map { folder.appendingPathComponent($0) }
         }
@@ -32,9 +32,9 @@ public enum ImageInputs {
         return urls
     }
 
-    /// The `*.png` files of the folder at `path`, in natural order, and every name it lists; a
-    /// folder with no PNG files is refused, saying so when it holds images in other formats.
-    private static func listing(ofFolder path: String) throws(CarouselError) -> (pngs: [String], names: [String]) {
+    /// The `*.png` files of the folder at `path`, in natural order; a folder with no PNG files
+    /// is refused, saying so when it holds images in other formats.
+    private static func listing(ofFolder path: String) throws(CarouselError) -> [String] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -64,28 +64,32 @@ public enum ImageInputs {
             }
         }
         guard !pngs.isEmpty else {
-            let others = otherImages(inFolder: path, among: names)
+            let others = otherImages(inFolder: path)
             guard others.isEmpty else {
                 throw .input(path, "folder has no .png files but has other images (\(others)); convert them to PNG first")
             }
             throw .emptyFolder(path)
         }
-        return (pngs.sorted { naturalOrder($0, $1) }, names)
+        return pngs.sorted { naturalOrder($0, $1) }
     }
 
     /// The folders among `paths` that hold images in other formats beside their PNG files,
     /// each with those images counted by extension ("2 .HEIC, 1 .jpg"), in the order given:
     /// what ``resolve(_:)`` passes over, for the command line to say so. A folder that
     /// ``resolve(_:)`` refuses is not listed, and one given twice, however spelt, is listed once.
-    package static func passedOver(_ paths: [String]) -> [(folder: String, images: String)] {
+    /// The file at `output`, where the run writes, is not counted: the GIF of an earlier run
+    /// into the folder is not a picture left out.
+    package static func passedOver(_ paths: [String], output: String? = nil) -> [(folder: String, images: String)] {
         var found: [(folder: String, images: String)] = []
+        var written = stat()
+        let outputFile = output.flatMap { $0 != "-" && stat($0, &written) == 0 ? [UInt64(written.st_dev), UInt64(written.st_ino)] : nil }
         // A folder is known by its device and inode, however its path is spelt (`imgs`, `imgs/`).
         var seen: Set<[UInt64]> = []
         for path in paths where Paths.isFolder(path) == true {
             var info = stat()
-            guard stat(path, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { continue }
-            guard let names = try? listing(ofFolder: path).names else { continue }
-            let others = otherImages(inFolder: path, among: names)
+            guard stat(path, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
+                  (try? listing(ofFolder: path)) != nil else { continue }
+            let others = otherImages(inFolder: path, excluding: outputFile)
             if !others.isEmpty { found.append((path, others)) }
         }
         return found
@@ -94,23 +98,43 @@ public enum ImageInputs {
     /// The URL of `path` as the file system reads it. Foundation takes a leading `~` or `~user`
     /// for a home folder, where the path names a file or folder in the working directory whose
     /// name starts with `~` (the existence check found it there); such a path is given from `./`.
+    /// A relative path is made relative to the working directory as `getcwd` gives it, at any
+    /// length: Foundation's own lookup gave up past about a thousand bytes, and the URL it made
+    /// then was refused as `not a file URL`.
     static func fileURL(_ path: String, isDirectory: Bool = false) -> URL {
-        URL(fileURLWithPath: path.hasPrefix("~") ? "./" + path : path, isDirectory: isDirectory)
+        let given = path.hasPrefix("~") ? "./" + path : path
+        guard !given.hasPrefix("/"), let here = Paths.currentFolder() else {
+            return URL(fileURLWithPath: given, isDirectory: isDirectory)
+        }
+        return URL(fileURLWithPath: given, isDirectory: isDirectory, relativeTo: URL(fileURLWithPath: here, isDirectory: true))
     }
 
     /// The extensions of images in other formats, as a folder's names give them.
     private static let otherImageExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "webp", "gif", "tif", "tiff", "bmp", "avif", "jxl"]
 
-    /// How many of `names`, listed in the folder at `path`, are regular files named as images in
-    /// other formats, by extension as written: "1 .HEIC, 3 .jpg"; empty when there are none.
-    /// Hidden files are passed over, as they are for PNG.
-    static func otherImages(inFolder path: String, among names: [String]) -> String {
+    /// How many of the files in the folder at `path` are regular files named as images in other
+    /// formats, by extension as written: "1 .HEIC, 3 .jpg"; empty when there are none. Hidden
+    /// files are passed over, as they are for PNG, and so is the file whose device and inode
+    /// are `excluded`. Names are read as bytes, so a name that is not UTF-8 (`caf\xE9.JPG`)
+    /// counts by its extension like any other.
+    static func otherImages(inFolder path: String, excluding excluded: [UInt64]? = nil) -> String {
+        guard let listing = opendir(path) else { return "" }
+        defer { closedir(listing) }
+        var folder = Array(path.utf8)
+        if folder.last != UInt8(ascii: "/") { folder.append(UInt8(ascii: "/")) }
         var counts: [String: Int] = [:]
-        for name in names where !name.hasPrefix(".") {
-            guard let dot = name.lastIndex(of: "."), otherImageExtensions.contains(name[name.index(after: dot)...].lowercased()) else { continue }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            guard name.first != UInt8(ascii: "."), let dot = name.lastIndex(of: UInt8(ascii: ".")) else { continue }
+            let ext = String(decoding: name[dot...], as: UTF8.self)
+            guard otherImageExtensions.contains(ext.dropFirst().lowercased()) else { continue }
             var info = stat()
-            guard stat(Paths.join(path, name), &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            counts[String(name[dot...]), default: 0] += 1
+            let found = (folder + name + [0]).withUnsafeBufferPointer { full in
+                full.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) == 0 }
+            }
+            guard found, info.st_mode & S_IFMT == S_IFREG,
+                  [UInt64(info.st_dev), UInt64(info.st_ino)] != excluded else { continue }
+            counts[ext, default: 0] += 1
         }
         return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
     }

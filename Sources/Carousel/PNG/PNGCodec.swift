@@ -44,13 +44,16 @@ public enum PNGCodec {
     }
 
     /// The path the file system reads for file URL `url`, as `open` would resolve the path it
-    /// was made from: a relative URL's path as given, after its base folder. Foundation's `path`
-    /// takes a `..` out with the name before it, as text, so `link/../x.png` was `./x.png`,
-    /// where the kernel goes through `link`'s target to the `x.png` beside it.
+    /// was made from: a relative URL's path as given, after its base's folder (the base itself
+    /// where it names a folder, as `URL(fileURLWithPath:isDirectory: true)` does, else the
+    /// folder it is in, as URLs resolve). Foundation's `path` takes a `..` out with the name
+    /// before it, as text, so `link/../x.png` was `./x.png`, where the kernel goes through
+    /// `link`'s target to the `x.png` beside it.
     static func fileSystemPath(of url: URL) -> String {
         let relative = url.relativePath
         guard let base = url.baseURL, base.isFileURL, !relative.hasPrefix("/") else { return url.path }
-        return Paths.join(base.path, relative)
+        let folder = base.hasDirectoryPath ? base.path : base.deletingLastPathComponent().path
+        return Paths.join(folder, relative)
     }
 
     /// The width and height the header of PNG `data` declares, checked as

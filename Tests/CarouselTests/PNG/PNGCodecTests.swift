@@ -193,6 +193,20 @@ struct PNGCodecTests {
         }
     }
 
+    /// A URL relative to a file is read from the folder that file is in, as URLs resolve
+    /// (`x.png` beside `manifest.json`), and one relative to a folder from that folder.
+    @Test func readsAURLRelativeToAFileFromItsFolder() throws {
+        let folder = TestPaths.scratch()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let image = RGBAImage(width: 3, height: 2, fill: RGBA(r: 200, g: 40, b: 10))
+        try PNGCodec.encode(image).write(to: folder.appendingPathComponent("x.png"))
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let besideAFile = URL(fileURLWithPath: "x.png", relativeTo: folder.appendingPathComponent("manifest.json"))
+        #expect(try PNGCodec.decode(contentsOf: besideAFile) == image)
+        let inAFolder = URL(fileURLWithPath: "x.png", relativeTo: URL(fileURLWithPath: folder.path, isDirectory: true))
+        #expect(try PNGCodec.decode(contentsOf: inAFolder) == image)
+    }
+
     /// Every chunk's CRC is checked, the ancillary ones too (libpng alone drops a damaged
     /// gAMA or tRNS and decodes without it), and a file must reach IEND (spec 6: a corrupt
     /// or truncated PNG is an error naming the file).
