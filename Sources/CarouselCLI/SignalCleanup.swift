@@ -1,5 +1,4 @@
 import Carousel
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -13,7 +12,7 @@ import Darwin
 
 /// Removes the output's temporary file or folder when a signal ends the run (spec section 5c).
 ///
-/// SIGINT, SIGTERM and SIGHUP are taken on a dispatch queue, away from the frames being
+/// SIGINT, SIGTERM and SIGHUP are taken on a thread of their own, away from the frames being
 /// made: the temporaries are removed and the process exits with 128 + the signal
 /// (130, 143, 129), or with 0 where the output was already in place (a signal while the
 /// previous frames folder is being removed). A crash signal removes them with
@@ -54,24 +53,38 @@ extension SignalAction {
 #endif
 
 enum SignalCleanup {
-    // `nonisolated(unsafe)` is safe for both: they are written once, by `install()` on the
-    // main thread before any work starts, and only read afterwards.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    private static let queue = DispatchQueue(label: "carousel.signals")
+    /// Held by the cleanup of a signal from its start to the exit that ends it.
+    private static let cleanup = Lock()
 
-    /// Installs the handlers; call once, before any output is written.
+    /// SIGINT, SIGTERM and SIGHUP, the signals that end a run with its temporaries removed.
+    private static var endingSignals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
+        return set
+    }
+
+    /// Installs the handlers; call once, before any output is written and any thread started.
     static func install() {
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: queue)
-            source.setEventHandler {
-                // A signal after the output was moved into place ends a run whose output is
-                // whole: exit 0, the previous frames folder's removal finished first.
-                let committed = TemporaryFiles.removeAll()
-                _exit(committed ? 0 : 128 + signalNumber)
+        // The three signals are blocked here, before any other thread starts, so every
+        // thread inherits the mask and they wait for the thread of their own that takes
+        // them with `sigwait`. That thread is started now, while one can be had: Dispatch's
+        // signal sources, used before, needed a thread of its pool when the run began, and
+        // where the system gave none (address space used up under `ulimit -v`) the run hung
+        // before it read an argument.
+        var ending = endingSignals
+        pthread_sigmask(SIG_BLOCK, &ending, nil)
+        if Workers.start(1, { waitForEndingSignal() }).count == 0 {
+            // No thread: a handler takes them, removing the temporaries with the
+            // async-signal-safe calls of a crash's cleanup.
+            TemporaryFiles.prepareForCrashCleanup()
+            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+                signal(signalNumber) { number in
+                    TemporaryFiles.removeAllFromSignalHandler()
+                    _exit(128 + number)
+                }
             }
-            source.resume()
-            sources.append(source)
+            pthread_sigmask(SIG_UNBLOCK, &ending, nil)
         }
         // A reader that closes its end of the pipe (`carousel render -o - --format gif | head`,
         // a FIFO's reader quitting) makes the write fail with EPIPE, reported as one line and
@@ -91,7 +104,20 @@ enum SignalCleanup {
     /// frames folder it renamed away) must not end first, with an error line and exit 1
     /// and the folder half removed.
     static func settle() {
-        queue.sync {}
+        cleanup.lock()
+        cleanup.unlock()
+    }
+
+    /// The thread that takes SIGINT, SIGTERM and SIGHUP: the temporaries are removed and the
+    /// process exits with 128 + the signal (130, 143, 129), or with 0 where the output was
+    /// already in place (a signal while the previous frames folder is being removed).
+    private static func waitForEndingSignal() {
+        var ending = endingSignals
+        var number: Int32 = 0
+        while sigwait(&ending, &number) != 0 {}
+        cleanup.lock()
+        let committed = TemporaryFiles.removeAll()
+        _exit(committed ? 0 : 128 + number)
     }
 
     #if os(Linux) || canImport(Darwin)

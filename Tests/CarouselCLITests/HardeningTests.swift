@@ -237,6 +237,50 @@ struct HardeningTests {
         #expect(pipe.stderr.hasPrefix("error: /dev/fd/") && pipe.stderr.contains(": the pipe gives more bytes than this run can hold in memory ("), "\(pipe.stderr)")
         #expect(pipe.stderr.filter { $0 == "\n" }.count == 1)
         #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
+        // A pipe the run can hold is read, though twice what it has read by then would not fit:
+        // 270 MiB under 512 MiB, where the buffer's doubling from 256 MiB asked for 512.
+        let fits = try CLI.run(shell: #"ulimit -v 524288; exec "$0" render <(cat imgs/1.png /dev/zero | head -c 270M) -o out.gif --quiet"#,
+                               with: "/bin/bash", in: w.url)
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(w.exists("out.gif"))
+    }
+
+    /// Whether a thread's stack may be set far past the address space (`ulimit -s` under
+    /// the hard limit), which makes every thread the run would start fail to start.
+    static var stackLimitMayGrow: Bool {
+        var limit = rlimit()
+        #if os(Linux)
+        let stack = __rlimit_resource_t(RLIMIT_STACK.rawValue)
+        #else
+        let stack = RLIMIT_STACK
+        #endif
+        return getrlimit(stack, &limit) == 0 && limit.rlim_max == rlim_t.max
+    }
+
+    /// A run the system gives no thread (each one's 20 GB stack will not fit in 8 GB of
+    /// address space) ends as any other: `--version` and `strip` do their work on the one
+    /// thread there is, the GIF encoder, which needs one beside the writer, says why in a
+    /// line, and SIGTERM ends the run with 143. Before, Dispatch asked for a thread again
+    /// every second, for ever: the run hung before it read an argument, deaf to SIGTERM.
+    @Test(.enabled(if: EcosystemTests.onLinux && CLI.hasBash && stackLimitMayGrow,
+                   "needs Linux's ulimit -v, /bin/bash and a stack limit that may be raised"),
+          .timeLimit(.minutes(1)))
+    func aRunWithoutThreadsEndsInALine() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        let limits = "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" "
+        let version = try CLI.run(shell: limits + "--version", with: "/bin/bash", in: w.url)
+        #expect(version.status == 0 && String(decoding: version.stdout, as: UTF8.self) == Carousel.version + "\n", "\(version.stderr)")
+        let strip = try CLI.run(shell: limits + "strip imgs -o strip.png --quiet", with: "/bin/bash", in: w.url)
+        #expect(strip.status == 0 && w.exists("strip.png"), "\(strip.stderr)")
+        let gif = try CLI.run(shell: limits + "render imgs -o out.gif", with: "/bin/bash", in: w.url)
+        #expect(gif.status == 1)
+        #expect(gif.stderr == "error: out.gif: the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)\n")
+        #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
+        let stopped = try CLI.run(shell: limits + "render imgs --size 1280x720 --script 'autoplay 40' -o long.webp & sleep 1; kill -TERM $!; wait $!",
+                                  with: "/bin/bash", in: w.url)
+        #expect(stopped.status == 143, "\(stopped.stderr)")
+        #expect(!w.exists("long.webp") && w.leftovers.isEmpty)
     }
 
     /// Names up to the 255 bytes a name may have are written: the temporary beside the output

@@ -14,11 +14,11 @@ import Darwin
 ///
 /// `@unchecked Sendable`: the mutex and condition are made for sharing between threads, and
 /// live at fixed addresses for the lock's life.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
     }
@@ -30,9 +30,9 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Releases the lock, which the caller holds, until ``broadcast()`` wakes the thread,
     /// then takes it again. A wake may come without a broadcast: callers wait in a loop.

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -6,12 +5,12 @@ import Foundation
 #endif
 
 extension Array where Element: Sendable {
-    /// `transform` of every element, computed on all cores, in the array's order.
+    /// `transform` of every element, computed on all cores (``Workers``), in the array's order.
     ///
     /// Output does not depend on scheduling: each result is stored at its element's index.
     func parallelMap<T: Sendable>(_ transform: @Sendable (Element) -> T) -> [T] {
         let slots = ResultSlots<T>(count: count)
-        DispatchQueue.concurrentPerform(iterations: count) { k in
+        Workers.perform(iterations: count) { k in
             slots.set(k, transform(self[k]))
         }
         return slots.values
@@ -55,7 +54,7 @@ extension Array where Element == UInt8 {
         let bands = (rows + bandRows - 1) / bandRows
         return [UInt8].written(rows * rowBytes) { buffer in
             let start = RowsStart(pointer: UnsafeMutableRawPointer(buffer.baseAddress!))
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
+            Workers.perform(iterations: bands) { band in
                 write(band * bandRows..<Swift.min(rows, (band + 1) * bandRows), start.pointer)
             }
         }

@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -22,10 +21,8 @@ extension SceneEncoder {
                 cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CarouselError) {
         let cores = max(1, cores)
         let schedule = EncodeSchedule(encoder: self, cores: cores)
-        let workers = DispatchGroup()
-        for _ in 0..<cores {
-            DispatchQueue.global().async(group: workers) { schedule.work() }
-        }
+        let workers = Workers.start(cores) { schedule.work() }
+        guard workers.count > 0 else { throw .output(writer.name, Self.noThread) }
         for (g, group) in groups.enumerated() {
             let results = schedule.results(of: g)
             do {
@@ -35,13 +32,17 @@ extension SceneEncoder {
                 }
             } catch {
                 schedule.cancel()
-                workers.wait()
+                workers.join()
                 throw error
             }
             schedule.written(g)
         }
-        workers.wait()
+        workers.join()
     }
+
+    /// Why a run whose encoder could start no thread beside the writer stopped: the system
+    /// gave none (`pthread_create`'s `EAGAIN`), as when the address space is used up.
+    static let noThread = "the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)"
 }
 
 /// The tasks of ``SceneEncoder/encode(to:progress:cores:)`` in the order workers take them, and

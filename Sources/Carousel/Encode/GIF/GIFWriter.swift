@@ -13,6 +13,9 @@ public struct GIFWriter: ~Copyable {
     /// Canvas height.
     public let height: Int
 
+    /// The output's name, as errors give it.
+    var name: String { box.takeUnretainedValue().name }
+
     /// The most entries a GIF colour table holds.
     public static let maximumColors = 256
 

@@ -1,0 +1,121 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Threads the run starts itself for work shared out over the cores, where Dispatch's pool
+/// was used before.
+///
+/// When no thread can be had (the address space used up under `ulimit -v`), Dispatch tries
+/// again every second, for ever, and the run hung without a word, deaf to SIGTERM. Here
+/// `pthread_create` says so, and the work goes on with the threads there are: on the calling
+/// thread alone, or, for the GIF encoder, which needs one thread beside the writer, with a
+/// line saying why the run stopped.
+package enum Workers {
+    /// The threads ``start(_:_:)`` started, to wait for with ``join()``.
+    package struct Started {
+        fileprivate let threads: [pthread_t]
+
+        /// How many threads started.
+        package var count: Int { threads.count }
+
+        /// Waits for every thread to end.
+        package func join() {
+            for thread in threads { pthread_join(thread, nil) }
+        }
+    }
+
+    /// Starts `count` threads, each running `body`, or fewer where the system gives no more.
+    /// A thread started here that runs ``perform(iterations:_:)`` makes every call itself, as
+    /// the cores are taken already.
+    package static func start(_ count: Int, _ body: @escaping @Sendable () -> Void) -> Started {
+        var threads: [pthread_t] = []
+        for _ in 0..<max(0, count) {
+            let box = Unmanaged.passRetained(Body(body)).toOpaque()
+            #if canImport(Darwin)
+            var thread: pthread_t? = nil
+            #else
+            var thread = pthread_t()
+            #endif
+            // The start routine's argument is optional on Linux and not on Darwin.
+            let status = pthread_create(&thread, nil, { argument in
+                let body = Unmanaged<Body>.fromOpaque((argument as UnsafeMutableRawPointer?)!).takeRetainedValue()
+                pthread_setspecific(Workers.isWorker, UnsafeRawPointer(bitPattern: 1))
+                body.run()
+                return nil
+            }, box)
+            guard status == 0 else {
+                Unmanaged<Body>.fromOpaque(box).release()
+                break
+            }
+            #if canImport(Darwin)
+            threads.append(thread!)
+            #else
+            threads.append(thread)
+            #endif
+        }
+        return Started(threads: threads)
+    }
+
+    /// `body(k)` for every `k` in `0..<iterations`, on up to one thread a core, this one among
+    /// them, in no set order; returns when every call has. This thread makes every call where
+    /// no other starts, on a thread of ``start(_:_:)``, and inside another `perform` (as
+    /// libdispatch runs a nested `concurrentPerform` on the task's own thread), so nested
+    /// work does not start more threads than there are cores.
+    static func perform(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        let helpers = pthread_getspecific(isWorker) != nil ? 0
+            : min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
+        guard helpers > 0 else {
+            for k in 0..<max(0, iterations) { body(k) }
+            return
+        }
+        pthread_setspecific(isWorker, UnsafeRawPointer(bitPattern: 1))
+        defer { pthread_setspecific(isWorker, nil) }
+        withoutActuallyEscaping(body) { body in
+            let next = NextIndex(below: iterations)
+            let run: @Sendable () -> Void = { while let k = next.take() { body(k) } }
+            let started = start(helpers, run)
+            run()
+            started.join()
+        }
+    }
+
+    /// The thread-specific key set on the threads of ``start(_:_:)``.
+    private static let isWorker: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// A thread's work, handed to it through `pthread_create`'s pointer.
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+}
+
+/// The indices `0..<bound`, taken one at a time by concurrent workers.
+///
+/// `@unchecked Sendable` is safe here: `next` is read and written only while holding `lock`.
+private final class NextIndex: @unchecked Sendable {
+    private let bound: Int
+    private var next = 0
+    private let lock = Lock()
+
+    init(below bound: Int) { self.bound = bound }
+
+    /// The next index not taken yet; nil when all are.
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < bound else { return nil }
+        next += 1
+        return next - 1
+    }
+}

@@ -1,0 +1,52 @@
+@testable import Carousel
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+struct WorkersTests {
+    /// Every index is handed out once, whatever the number of iterations against the cores.
+    @Test(arguments: [0, 1, 2, 3, 17, 1000])
+    func performCallsEveryIndexOnce(_ iterations: Int) {
+        let calls = Calls(iterations)
+        Workers.perform(iterations: iterations) { k in calls.add(k) }
+        #expect(calls.counts == Array(repeating: 1, count: iterations))
+    }
+
+    /// `start` runs its body on each thread it starts, and `join` waits for them all; a
+    /// `perform` on such a thread makes every call on it, as the cores are taken already.
+    @Test func startedThreadsRunAndNestedWorkStaysOnThem() {
+        let calls = Calls(3)
+        let nested = Calls(1)
+        let index = NextSlot()
+        let started = Workers.start(3) {
+            let me = pthread_self()
+            calls.add(index.take())
+            Workers.perform(iterations: 50) { _ in
+                if pthread_equal(pthread_self(), me) == 0 { nested.add(0) }
+            }
+        }
+        #expect(started.count == 3)
+        started.join()
+        #expect(calls.counts == [1, 1, 1])
+        #expect(nested.counts == [0])
+    }
+}
+
+/// How many times each index was called, counted under a lock.
+private final class Calls: @unchecked Sendable {
+    private var storage: [Int]
+    private let lock = Lock()
+    init(_ count: Int) { storage = Array(repeating: 0, count: count) }
+    func add(_ k: Int) { lock.lock(); storage[k] += 1; lock.unlock() }
+    var counts: [Int] { lock.lock(); defer { lock.unlock() }; return storage }
+}
+
+/// 0, 1, 2 ... to the threads that ask, under a lock.
+private final class NextSlot: @unchecked Sendable {
+    private var next = 0
+    private let lock = Lock()
+    func take() -> Int { lock.lock(); defer { lock.unlock() }; next += 1; return next - 1 }
+}
