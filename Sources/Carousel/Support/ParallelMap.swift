@@ -80,3 +80,48 @@ extension Array where Element == UInt8 {
 private struct RowsStart: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer
 }
+
+extension Workers {
+    /// `body(k)` for every `k` in `0..<iterations`, on up to one thread a core, this one among
+    /// them, in no set order; returns when every call has. This thread makes every call where
+    /// no other starts, on a thread of ``start(_:_:)``, and inside another `perform` (as
+    /// libdispatch runs a nested `concurrentPerform` on the task's own thread), so nested
+    /// work does not start more threads than there are cores.
+    static func perform(iterations: Int, _ body: @Sendable (Int) -> Void) {
+        let helpers = onWorker ? 0
+            : min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
+        guard helpers > 0 else {
+            for k in 0..<max(0, iterations) { body(k) }
+            return
+        }
+        onWorker = true
+        defer { onWorker = false }
+        withoutActuallyEscaping(body) { body in
+            let next = NextIndex(below: iterations)
+            let run: @Sendable () -> Void = { while let k = next.take() { body(k) } }
+            let started = start(helpers, run)
+            run()
+            started.join()
+        }
+    }
+}
+
+/// The indices `0..<bound`, taken one at a time by concurrent workers.
+///
+/// `@unchecked Sendable` is safe here: `next` is read and written only while holding `lock`.
+private final class NextIndex: @unchecked Sendable {
+    private let bound: Int
+    private var next = 0
+    private let lock = Lock()
+
+    init(below bound: Int) { self.bound = bound }
+
+    /// The next index not taken yet; nil when all are.
+    func take() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < bound else { return nil }
+        next += 1
+        return next - 1
+    }
+}

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -46,7 +41,7 @@ package enum Workers {
             // The start routine's argument is optional on Linux and not on Darwin.
             let status = pthread_create(&thread, nil, { argument in
                 let body = Unmanaged<Body>.fromOpaque((argument as UnsafeMutableRawPointer?)!).takeRetainedValue()
-                pthread_setspecific(Workers.isWorker, UnsafeRawPointer(bitPattern: 1))
+                Workers.onWorker = true
                 body.run()
                 return nil
             }, box)
@@ -63,27 +58,11 @@ package enum Workers {
         return Started(threads: threads)
     }
 
-    /// `body(k)` for every `k` in `0..<iterations`, on up to one thread a core, this one among
-    /// them, in no set order; returns when every call has. This thread makes every call where
-    /// no other starts, on a thread of ``start(_:_:)``, and inside another `perform` (as
-    /// libdispatch runs a nested `concurrentPerform` on the task's own thread), so nested
-    /// work does not start more threads than there are cores.
-    static func perform(iterations: Int, _ body: @Sendable (Int) -> Void) {
-        let helpers = pthread_getspecific(isWorker) != nil ? 0
-            : min(iterations, ProcessInfo.processInfo.activeProcessorCount) - 1
-        guard helpers > 0 else {
-            for k in 0..<max(0, iterations) { body(k) }
-            return
-        }
-        pthread_setspecific(isWorker, UnsafeRawPointer(bitPattern: 1))
-        defer { pthread_setspecific(isWorker, nil) }
-        withoutActuallyEscaping(body) { body in
-            let next = NextIndex(below: iterations)
-            let run: @Sendable () -> Void = { while let k = next.take() { body(k) } }
-            let started = start(helpers, run)
-            run()
-            started.join()
-        }
+    /// Whether this thread makes every call of a ``perform(iterations:_:)`` itself: it is one
+    /// of ``start(_:_:)``'s, or inside another `perform`.
+    static var onWorker: Bool {
+        get { pthread_getspecific(isWorker) != nil }
+        set { pthread_setspecific(isWorker, newValue ? UnsafeRawPointer(bitPattern: 1) : nil) }
     }
 
     /// The thread-specific key set on the threads of ``start(_:_:)``.
@@ -97,25 +76,5 @@ package enum Workers {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-}
-
-/// The indices `0..<bound`, taken one at a time by concurrent workers.
-///
-/// `@unchecked Sendable` is safe here: `next` is read and written only while holding `lock`.
-private final class NextIndex: @unchecked Sendable {
-    private let bound: Int
-    private var next = 0
-    private let lock = Lock()
-
-    init(below bound: Int) { self.bound = bound }
-
-    /// The next index not taken yet; nil when all are.
-    func take() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next < bound else { return nil }
-        next += 1
-        return next - 1
     }
 }
