@@ -78,7 +78,8 @@ struct EcosystemTests {
         for output in [["-o", "-"], ["--output", "-"], ["--output=-"], ["-o=-"]] {
             let piped = try Self.run("/usr/bin/env", ["swift", "package", "--allow-writing-to-package-directory", "carousel",
                                                       "strip", "--size", "160x90"] + output, in: copy)
-            #expect(piped.status == 1 && piped.stdout.isEmpty, "\(output)")
+            #expect(piped.status == 1 && piped.stdout.isEmpty,
+                    "\(output): status \(piped.status), stdout \(String(decoding: piped.stdout.suffix(500), as: UTF8.self)), stderr \(piped.stderr.suffix(1000))")
             #expect(piped.stderr.contains("-: SwiftPM passes a plugin's standard output on as text, not bytes;"), "\(piped.stderr.suffix(2000))")
         }
     }
