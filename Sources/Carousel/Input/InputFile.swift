@@ -241,9 +241,8 @@ package enum InputFile {
     /// that does not start as `opening` says gives its first bytes alone, and is read no further.
     ///
     /// The bytes are read into memory taken with `malloc` and grown with `realloc`, twice the
-    /// size each time, or by less where twice will not fit, so that a pipe giving more than
-    /// the run may hold is refused in a line rather than ending the run, as
-    /// ``readStart(_:size:after:)`` does for a file.
+    /// size each time, so that a pipe giving more than the run may hold is refused in a line
+    /// rather than ending the run, as ``readStart(_:size:after:)`` does for a file.
     private static func readStream(_ fd: Int32, limit: Int, _ opening: Opening) throws(Failure) -> Data {
         var capacity = 1 << 16
         guard var buffer = malloc(capacity) else { throw Failure(reason: "the run has no memory left to read the pipe") }
@@ -255,19 +254,11 @@ package enum InputFile {
         }
         while true {
             if count == capacity {
-                // Twice the room, or as much more as there is: room for the rest of a pipe
-                // that fits is not refused because twice the bytes read would not fit.
-                // One more byte than the limit, so that a pipe giving more is seen.
-                let most = limit == .max ? limit : limit + 1
-                var step = capacity
-                var moved: UnsafeMutableRawPointer? = nil
-                while moved == nil && step >= 1 << 16 && capacity < most {
-                    moved = realloc(buffer, min(capacity + step, most))
-                    if moved == nil { step /= 2 }
-                }
-                if let moved {
+                // Room for one more byte than the limit, so that a pipe giving more is seen.
+                let grown = min(capacity * 2, limit == .max ? limit : limit + 1)
+                if grown > capacity, let moved = realloc(buffer, grown) {
                     buffer = moved
-                    capacity = min(capacity + step, most)
+                    capacity = grown
                 } else {
                     // No room to grow: the pipe is refused only if it has more to give.
                     var byte: UInt8 = 0
