@@ -56,14 +56,6 @@ enum SignalCleanup {
     /// Held by the cleanup of a signal from its start to the exit that ends it.
     private static let cleanup = Lock()
 
-    /// SIGINT, SIGTERM and SIGHUP, the signals that end a run with its temporaries removed.
-    private static var endingSignals: sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for signalNumber in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&set, signalNumber) }
-        return set
-    }
-
     /// Installs the handlers; call once, before any output is written and any thread started.
     static func install() {
         // The three signals are blocked here, before any other thread starts, so every
@@ -72,16 +64,17 @@ enum SignalCleanup {
         // signal sources, used before, needed a thread of its pool when the run began, and
         // where the system gave none (address space used up under `ulimit -v`) the run hung
         // before it read an argument.
-        var ending = endingSignals
+        var ending = EndingSignals.set
         pthread_sigmask(SIG_BLOCK, &ending, nil)
         if Workers.start(1, { waitForEndingSignal() }).count == 0 {
             // No thread: a handler takes them, removing the temporaries with the
-            // async-signal-safe calls of a crash's cleanup.
+            // async-signal-safe calls of a crash's cleanup. It runs on this thread, the only
+            // one not holding them back (``Workers`` starts its threads so), and between two
+            // changes to the temporaries, which hold them back while they are made.
             TemporaryFiles.prepareForCrashCleanup()
-            for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+            for signalNumber in EndingSignals.numbers {
                 signal(signalNumber) { number in
-                    TemporaryFiles.removeAllFromSignalHandler()
-                    _exit(128 + number)
+                    _exit(TemporaryFiles.removeAllFromSignalHandler() ? 0 : 128 + number)
                 }
             }
             pthread_sigmask(SIG_UNBLOCK, &ending, nil)
@@ -112,7 +105,7 @@ enum SignalCleanup {
     /// process exits with 128 + the signal (130, 143, 129), or with 0 where the output was
     /// already in place (a signal while the previous frames folder is being removed).
     private static func waitForEndingSignal() {
-        var ending = endingSignals
+        var ending = EndingSignals.set
         var number: Int32 = 0
         while sigwait(&ending, &number) != 0 {}
         cleanup.lock()

@@ -271,6 +271,10 @@ struct HardeningTests {
         #expect(gif.status == 1)
         #expect(gif.stderr == "error: out.gif: the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)\n")
         #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
+        // The encoder's threads start before the GIF's first byte: nothing reaches the pipe.
+        let piped = try CLI.run(shell: limits + "render imgs --format gif -o -", with: "/bin/bash", in: w.url)
+        #expect(piped.status == 1 && piped.stdout.isEmpty, "\(piped.stdout.count) bytes")
+        #expect(piped.stderr.hasSuffix(": the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)\n"))
         let stopped = try CLI.run(shell: limits + "render imgs --size 1280x720 --script 'autoplay 40' -o long.webp & sleep 1; kill -TERM $!; wait $!",
                                   with: "/bin/bash", in: w.url)
         #expect(stopped.status == 143, "\(stopped.stderr)")

@@ -49,8 +49,11 @@ public enum TemporaryFiles {
     /// and Finder's `.DS_Store` and `._NAME` beside them), using async-signal-safe calls
     /// only (`unlink`, `rmdir`) on paths built in a buffer made beforehand
     /// (``prepareForCrashCleanup()``): for a crash handler.
-    public static func removeAllFromSignalHandler() {
-        let table = crashTable, buffer = crashPath
+    ///
+    /// Returns whether an output had already been moved into place, as ``removeAll()`` does.
+    @discardableResult
+    public static func removeAllFromSignalHandler() -> Bool {
+        let table = crashTable, buffer = crashPath, committed = crashCommitted.pointee != 0
         for k in 0..<TemporaryFiles.slots {
             let slot = table.advanced(by: k * TemporaryFiles.slotSize)
             let kind = slot[0]
@@ -101,6 +104,7 @@ public enum TemporaryFiles {
             buffer[length] = 0
             rmdir(buffer)
         }
+        return committed
     }
 
     /// Makes what ``removeAllFromSignalHandler()`` reads before any crash can need it: the
@@ -109,6 +113,7 @@ public enum TemporaryFiles {
     public static func prepareForCrashCleanup() {
         _ = crashTable
         _ = crashPath
+        _ = crashCommitted
     }
 
     /// Makes a temporary file or folder with `create` (which returns its path, or nil when
@@ -142,6 +147,14 @@ public enum TemporaryFiles {
         registry.commitFile(temporary, to: target)
     }
 
+    /// 1 once an output has been moved into place (``removeAll()``'s result), for
+    /// ``removeAllFromSignalHandler()``; written under the registry's lock.
+    nonisolated(unsafe) static let crashCommitted: UnsafeMutablePointer<UInt8> = {
+        let flag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
+
     /// Slots of the crash table: paths a signal handler can read without allocating.
     static let slots = 64
     static let slotSize = 4096 + 1
@@ -167,8 +180,9 @@ public enum TemporaryFiles {
     /// The registered paths, behind a lock; mirrored into the crash table.
     ///
     /// `@unchecked Sendable` is safe: `items` and the crash table are only touched while
-    /// holding `lock` (a signal handler reads the table without it, at worst seeing a
-    /// slot being written, whose kind byte is set last and cleared first).
+    /// holding `lock`. A crash handler reads the table without it, at worst seeing a slot
+    /// being written, whose kind byte is set last and cleared first; the handler of an ending
+    /// signal never sees one, as the lock is held with those signals held back.
     private final class Registry: @unchecked Sendable {
         private let lock = Lock()
         private var items: [(path: String, isFolder: Bool)] = []
@@ -176,21 +190,32 @@ public enum TemporaryFiles {
         /// Whether an output has been moved into place.
         private var committed = false
 
+        /// Runs `body` holding the lock, with the ending signals held back on this thread, so
+        /// that a handler taking one there (the command line's, where it has no thread for
+        /// them) runs before the change or after it, never halfway through.
+        private func changing<T>(_ body: () -> T) -> T {
+            EndingSignals.holding {
+                lock.lock()
+                defer { lock.unlock() }
+                return body()
+            }
+        }
+
         func make(isFolder: Bool, _ create: () -> String?) -> String? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !closed, let path = create() else { return nil }
-            add(path, isFolder: isFolder)
-            return path
+            changing {
+                guard !closed, let path = create() else { return nil }
+                add(path, isFolder: isFolder)
+                return path
+            }
         }
 
         /// Every registered entry, and whether an output has been moved into place; no more
         /// are made or moved afterwards.
         func close() -> (items: [(path: String, isFolder: Bool)], committed: Bool) {
-            lock.lock()
-            defer { lock.unlock() }
-            closed = true
-            return (items, committed)
+            changing {
+                closed = true
+                return (items, committed)
+            }
         }
 
         /// Registers `path`; the lock is held.
@@ -209,35 +234,39 @@ public enum TemporaryFiles {
         }
 
         func remove(_ path: String) {
-            lock.lock()
-            defer { lock.unlock() }
-            drop(path)
+            changing { drop(path) }
         }
 
         func swapFolder(_ temporary: String, into target: String, old: String) -> (code: Int32, restored: Bool)? {
-            lock.lock()
-            defer { lock.unlock() }
-            // Once closed, the cleanup has taken the temporary away: nothing is swapped.
-            guard !closed else { return (EINTR, true) }
-            guard rename(target, old) == 0 else { return (errno, true) }
-            guard rename(temporary, target) == 0 else {
-                let code = errno
-                return (code, rename(old, target) == 0)
+            changing {
+                // Once closed, the cleanup has taken the temporary away: nothing is swapped.
+                guard !closed else { return (EINTR, true) }
+                guard rename(target, old) == 0 else { return (errno, true) }
+                guard rename(temporary, target) == 0 else {
+                    let code = errno
+                    return (code, rename(old, target) == 0)
+                }
+                drop(temporary)
+                add(old, isFolder: true)
+                setCommitted()
+                return nil
             }
-            drop(temporary)
-            add(old, isFolder: true)
-            committed = true
-            return nil
         }
 
         func commitFile(_ temporary: String, to target: String) -> Int32? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !closed else { return EINTR }
-            guard rename(temporary, target) == 0 else { return errno }
-            drop(temporary)
+            changing {
+                guard !closed else { return EINTR }
+                guard rename(temporary, target) == 0 else { return errno }
+                drop(temporary)
+                setCommitted()
+                return nil
+            }
+        }
+
+        /// Notes that an output is in place, here and for the signal handler; the lock is held.
+        private func setCommitted() {
             committed = true
-            return nil
+            TemporaryFiles.crashCommitted.pointee = 1
         }
 
         /// Unregisters `path`; the lock is held.

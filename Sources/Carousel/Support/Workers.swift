@@ -31,29 +31,33 @@ package enum Workers {
     /// the cores are taken already.
     package static func start(_ count: Int, _ body: @escaping @Sendable () -> Void) -> Started {
         var threads: [pthread_t] = []
-        for _ in 0..<max(0, count) {
-            let box = Unmanaged.passRetained(Body(body)).toOpaque()
-            #if canImport(Darwin)
-            var thread: pthread_t? = nil
-            #else
-            var thread = pthread_t()
-            #endif
-            // The start routine's argument is optional on Linux and not on Darwin.
-            let status = pthread_create(&thread, nil, { argument in
-                let body = Unmanaged<Body>.fromOpaque((argument as UnsafeMutableRawPointer?)!).takeRetainedValue()
-                Workers.onWorker = true
-                body.run()
-                return nil
-            }, box)
-            guard status == 0 else {
-                Unmanaged<Body>.fromOpaque(box).release()
-                break
+        // A thread starts with its creator's signal mask: the ending signals are held back
+        // while the threads are made, so that none of them takes one (``EndingSignals``).
+        EndingSignals.holding {
+            for _ in 0..<max(0, count) {
+                let box = Unmanaged.passRetained(Body(body)).toOpaque()
+                #if canImport(Darwin)
+                var thread: pthread_t? = nil
+                #else
+                var thread = pthread_t()
+                #endif
+                // The start routine's argument is optional on Linux and not on Darwin.
+                let status = pthread_create(&thread, nil, { argument in
+                    let body = Unmanaged<Body>.fromOpaque((argument as UnsafeMutableRawPointer?)!).takeRetainedValue()
+                    Workers.onWorker = true
+                    body.run()
+                    return nil
+                }, box)
+                guard status == 0 else {
+                    Unmanaged<Body>.fromOpaque(box).release()
+                    break
+                }
+                #if canImport(Darwin)
+                threads.append(thread!)
+                #else
+                threads.append(thread)
+                #endif
             }
-            #if canImport(Darwin)
-            threads.append(thread!)
-            #else
-            threads.append(thread)
-            #endif
         }
         return Started(threads: threads)
     }

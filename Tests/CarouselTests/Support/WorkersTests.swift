@@ -33,6 +33,22 @@ struct WorkersTests {
         #expect(calls.counts == [1, 1, 1])
         #expect(nested.counts == [0])
     }
+
+    /// The threads started never take SIGINT, SIGTERM or SIGHUP (the command line's handler
+    /// for them must run between changes to the temporaries), and the caller's mask is left
+    /// as it was.
+    @Test func startedThreadsHoldBackTheEndingSignals() throws {
+        try takingEndingSignals {
+            let held = Calls(2)
+            let started = Workers.start(2) {
+                if EndingSignals.areHeldBack { held.add(0) } else { held.add(1) }
+            }
+            started.join()
+            #expect(started.count == 2)
+            #expect(held.counts == [2, 0])
+            #expect(!EndingSignals.areHeldBack)
+        }
+    }
 }
 
 /// How many times each index was called, counted under a lock.

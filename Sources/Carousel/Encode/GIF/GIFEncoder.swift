@@ -31,19 +31,25 @@ public struct GIFEncoder: AnimationEncoder {
     /// layer and a few scenes whatever the number of frames.
     public func encode(_ plan: FramePlan, to sink: any ByteSink, name: String,
                        progress: (Int, Int) -> Void) throws(CarouselError) {
-        let writer = try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
+        let loop = loop
+        let open = { () throws(CarouselError) -> GIFWriter in
+            try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
+        }
+        let writer: GIFWriter
         if plan.background.a >= 128 {
-            try SceneEncoder(plan: plan, colors: colors, dither: dither).encode(to: writer, progress: progress)
+            writer = try SceneEncoder(plan: plan, colors: colors, dither: dither)
+                .encode(opening: open, name: name, progress: progress)
         } else {
             // Where the frames turn pixels transparent is worked out once, for the choice of
             // path and for the scenes.
             let keyed = plan.binaryAlpha()
             let canvas = FrameCanvas(keyed)
             if colors < GIFEncoder.scenesWhereDropsFrom && canvas.clears.contains(true) {
+                writer = try open()
                 try writeWholeFrames(plan, to: writer, progress: progress)
             } else {
-                try SceneEncoder(plan: keyed, colors: colors, dither: dither, canvas: canvas)
-                    .encode(to: writer, progress: progress)
+                writer = try SceneEncoder(plan: keyed, colors: colors, dither: dither, canvas: canvas)
+                    .encode(opening: open, name: name, progress: progress)
             }
         }
         try writer.close()

@@ -1,0 +1,74 @@
+@testable import Carousel
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+
+/// SIGHUPs taken by ``EndingSignalsTests/aSignalHeldBackIsTakenOnceTheChangeIsWhole()``'s handler.
+nonisolated(unsafe) private var hangupsTaken: Int32 = 0
+
+/// The ending signals are held back while the temporaries change, and only then: the command
+/// line's handler, where it has no thread for them, may take no lock, so it must run between
+/// changes, never halfway through one.
+@Suite(.serialized)
+struct EndingSignalsTests {
+    /// Making and registering a temporary holds them back, and the mask is as it was after;
+    /// writing the output's bytes does not, and once the output is in place the handler's
+    /// flag says so.
+    @Test func changesToTheTemporariesHoldBackTheEndingSignals() throws {
+        try takingEndingSignals { () throws in
+            nonisolated(unsafe) var heldWhileMaking = false
+            #expect(TemporaryFiles.make(isFolder: false) { heldWhileMaking = EndingSignals.areHeldBack; return nil } == nil)
+            #expect(heldWhileMaking)
+            #expect(!EndingSignals.areHeldBack)
+
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-signals-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            nonisolated(unsafe) var heldWhileWriting = true
+            try AtomicOutput.write(to: dir.appendingPathComponent("out.gif").path) { sink throws(CarouselError) in
+                heldWhileWriting = EndingSignals.areHeldBack
+                try sink.write(Data("GIF89a".utf8))
+            }
+            #expect(!heldWhileWriting)
+            #expect(!EndingSignals.areHeldBack)
+            #expect(TemporaryFiles.crashCommitted.pointee == 1)
+            #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("out.gif").path) == Data("GIF89a".utf8))
+        }
+    }
+
+    /// A signal that comes while they are held back waits, and is taken as the mask is put back.
+    @Test func aSignalHeldBackIsTakenOnceTheChangeIsWhole() throws {
+        try takingEndingSignals { () throws in
+            var action = sigaction(), previous = sigaction()
+            #if os(Linux)
+            action.__sigaction_handler.sa_handler = { _ in hangupsTaken += 1 }
+            #else
+            action.__sigaction_u.__sa_handler = { _ in hangupsTaken += 1 }
+            #endif
+            sigemptyset(&action.sa_mask)
+            try #require(sigaction(SIGHUP, &action, &previous) == 0)
+            defer { sigaction(SIGHUP, &previous, nil) }
+            let before = hangupsTaken
+            let takenInside: Int32 = EndingSignals.holding {
+                raise(SIGHUP)
+                return hangupsTaken - before
+            }
+            #expect(takenInside == 0, "held back")
+            #expect(hangupsTaken - before == 1, "taken once the mask is back")
+        }
+    }
+}
+
+/// Runs `body` with SIGINT, SIGTERM and SIGHUP taken on this thread, then puts the mask back:
+/// tests run on threads of the concurrency pool, which hold every signal back.
+func takingEndingSignals<T>(_ body: () throws -> T) throws -> T {
+    var ending = EndingSignals.set, previous = sigset_t()
+    pthread_sigmask(SIG_UNBLOCK, &ending, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    try #require(!EndingSignals.areHeldBack)
+    return try body()
+}
