@@ -670,6 +670,19 @@ struct HardeningTests {
     /// folder is in place by then, so the run exits 0; before, it exited 130 with the target
     /// replaced.
     @Test(SlowTests.rendersAtLength) func signalWhileThePreviousFolderIsRemoved() throws {
+        try signalWhileThePreviousFolderIsRemoved(withoutThreads: false)
+    }
+
+    /// The same in a run the system gives no thread, where a handler takes the signal: it too
+    /// exits 0 with the new folder in place. Before, that handler exited 143.
+    @Test(SlowTests.rendersAtLength,
+          .enabled(if: EcosystemTests.onLinux && CLI.hasBash && stackLimitMayGrow,
+                   "needs Linux's ulimit -v, /bin/bash and a stack limit that may be raised"))
+    func signalWhileThePreviousFolderIsRemovedWithoutThreads() throws {
+        try signalWhileThePreviousFolderIsRemoved(withoutThreads: true)
+    }
+
+    private func signalWhileThePreviousFolderIsRemoved(withoutThreads: Bool) throws {
         let w = try Workspace()
         defer { w.remove() }
         let binary = try #require(CLI.binary)
@@ -678,8 +691,15 @@ struct HardeningTests {
         #expect(try CLI.run(["frames", "--size", "2x2", "--fps", "50", "--hold", "20", "-o", "out", "--quiet"],
                             in: w.url).status == 0)
         let process = Process()
-        process.executableURL = binary
-        process.arguments = ["frames", "--size", "16x9", "--fps", "10", "-o", "out", "--quiet"]
+        let arguments = ["frames", "--size", "16x9", "--fps", "10", "-o", "out", "--quiet"]
+        if withoutThreads {
+            // `exec`: the signal goes to the run itself, not to the shell.
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" \"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = w.url
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
