@@ -213,6 +213,7 @@ public enum TemporaryFiles {
         /// are made or moved afterwards.
         func close() -> (items: [(path: String, isFolder: Bool)], committed: Bool) {
             changing {
+                assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
                 closed = true
                 return (items, committed)
             }
@@ -220,6 +221,7 @@ public enum TemporaryFiles {
 
         /// Registers `path`; the lock is held.
         private func add(_ path: String, isFolder: Bool) {
+            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
             items.append((path, isFolder))
             let bytes = Array(path.utf8)
             guard bytes.count < TemporaryFiles.slotSize - 1 else { return }
@@ -265,12 +267,14 @@ public enum TemporaryFiles {
 
         /// Notes that an output is in place, here and for the signal handler; the lock is held.
         private func setCommitted() {
+            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
             committed = true
             TemporaryFiles.crashCommitted.pointee = 1
         }
 
         /// Unregisters `path`; the lock is held.
         private func drop(_ path: String) {
+            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
             items.removeAll { $0.path == path }
             let bytes = Array(path.utf8)
             for k in 0..<TemporaryFiles.slots {

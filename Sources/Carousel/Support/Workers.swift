@@ -82,3 +82,70 @@ package enum Workers {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 }
+
+extension Workers {
+    /// Threads started ahead of their work, waiting for it: a caller learns how many it has
+    /// before it commits to anything (the GIF encoder, before the file's first byte), and
+    /// hands them their work later with ``begin(_:)``, or lets them go with ``release()``.
+    /// Dropped without either, it lets them go.
+    package final class Reserved: @unchecked Sendable {
+        private let gate = Gate()
+        private var started = Started(threads: [])
+
+        /// How many threads are waiting.
+        package var count: Int { started.count }
+
+        fileprivate init(_ count: Int) {
+            let gate = gate
+            started = Workers.start(count) { gate.take()?() }
+        }
+
+        deinit {
+            gate.open(nil)
+            started.join()
+        }
+
+        /// Hands `body` to every thread; ``join()`` waits for them.
+        package func begin(_ body: @escaping @Sendable () -> Void) { gate.open(body) }
+
+        /// Lets the threads go without work.
+        package func release() { gate.open(nil) }
+
+        /// Waits for every thread to end: after ``begin(_:)`` or ``release()``.
+        package func join() {
+            started.join()
+            started = Started(threads: [])
+        }
+    }
+
+    /// Starts up to `count` threads that wait for the work ``Reserved/begin(_:)`` hands them.
+    package static func reserve(_ count: Int) -> Reserved { Reserved(count) }
+
+    /// The work the reserved threads wait for: nil until handed, or for none.
+    ///
+    /// `@unchecked Sendable`: `work` and `isOpen` are read and written only under `lock`.
+    private final class Gate: @unchecked Sendable {
+        private let lock = Lock()
+        private var work: (@Sendable () -> Void)?
+        private var isOpen = false
+
+        /// Opens the gate with `work` (nil: none); the first opening counts.
+        func open(_ work: (@Sendable () -> Void)?) {
+            lock.lock()
+            if !isOpen {
+                self.work = work
+                isOpen = true
+                lock.broadcast()
+            }
+            lock.unlock()
+        }
+
+        /// Waits for the gate to open, and gives its work.
+        func take() -> (@Sendable () -> Void)? {
+            lock.lock()
+            defer { lock.unlock() }
+            while !isOpen { lock.wait() }
+            return work
+        }
+    }
+}

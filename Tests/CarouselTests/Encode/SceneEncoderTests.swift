@@ -467,11 +467,9 @@ import Testing
     }
 
     static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
-        let open = { () throws(CarouselError) -> GIFWriter in
-            try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
-        }
-        try SceneEncoder(plan: plan, colors: 256, dither: .ordered)
-            .encode(opening: open, name: "out.gif", progress: { _, _ in }, cores: cores).close()
+        let writer = try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
+        try SceneEncoder(plan: plan, colors: 256, dither: .ordered).encode(to: writer, progress: { _, _ in }, cores: cores)
+        try writer.close()
     }
 
     /// Every group once, in order, and each prepared rest's two tasks before every group

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Testing
 
-/// SIGHUPs taken by ``EndingSignalsTests/aSignalHeldBackIsTakenOnceTheChangeIsWhole()``'s handler.
+/// SIGHUPs taken by ``EndingSignalsTests/aSignalHeldBackIsTakenOnceTheMaskIsBack()``'s handler.
 nonisolated(unsafe) private var hangupsTaken: Int32 = 0
 
 /// The ending signals are held back while the temporaries change, and only then: the command
@@ -17,7 +17,9 @@ nonisolated(unsafe) private var hangupsTaken: Int32 = 0
 struct EndingSignalsTests {
     /// Making and registering a temporary holds them back, and the mask is as it was after;
     /// writing the output's bytes does not, and once the output is in place the handler's
-    /// flag says so.
+    /// flag says so. Every change to the registry checks that they are held back (an
+    /// assertion, in this debug build): a file renamed into place, and a frames folder put in
+    /// place, then swapped for another, here on a thread that takes them.
     @Test func changesToTheTemporariesHoldBackTheEndingSignals() throws {
         try takingEndingSignals { () throws in
             nonisolated(unsafe) var heldWhileMaking = false
@@ -37,11 +39,20 @@ struct EndingSignalsTests {
             #expect(!EndingSignals.areHeldBack)
             #expect(TemporaryFiles.crashCommitted.pointee == 1)
             #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("out.gif").path) == Data("GIF89a".utf8))
+
+            let frames = dir.appendingPathComponent("frames").path
+            for content in ["first", "second"] {
+                try AtomicOutput.writeFolder(at: frames, isReplaceable: FramesFolder.isOwnFile) { url throws(CarouselError) in
+                    try? Data(content.utf8).write(to: url.appendingPathComponent("frame-00000.png"))
+                }
+            }
+            #expect(FileManager.default.contents(atPath: frames + "/frame-00000.png") == Data("second".utf8))
+            #expect(!EndingSignals.areHeldBack)
         }
     }
 
     /// A signal that comes while they are held back waits, and is taken as the mask is put back.
-    @Test func aSignalHeldBackIsTakenOnceTheChangeIsWhole() throws {
+    @Test func aSignalHeldBackIsTakenOnceTheMaskIsBack() throws {
         try takingEndingSignals { () throws in
             var action = sigaction(), previous = sigaction()
             #if os(Linux)

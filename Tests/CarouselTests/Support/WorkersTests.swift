@@ -34,6 +34,24 @@ struct WorkersTests {
         #expect(nested.counts == [0])
     }
 
+    /// Reserved threads wait for their work: `begin` runs it once on each, `release` and a
+    /// reservation dropped unused let them end without it.
+    @Test func reservedThreadsRunWhatTheyAreHandedOrNothing() {
+        let calls = Calls(1)
+        let reserved = Workers.reserve(3)
+        #expect(reserved.count == 3)
+        #expect(calls.counts == [0], "nothing runs before the work is handed")
+        reserved.begin { calls.add(0) }
+        reserved.join()
+        #expect(calls.counts == [3])
+
+        let released = Workers.reserve(2)
+        released.release()
+        released.join()
+        do { _ = Workers.reserve(2) }
+        #expect(calls.counts == [3])
+    }
+
     /// The threads started never take SIGINT, SIGTERM or SIGHUP (the command line's handler
     /// for them must run between changes to the temporaries), and the caller's mask is left
     /// as it was.

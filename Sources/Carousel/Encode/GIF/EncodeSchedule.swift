@@ -5,10 +5,8 @@ import Foundation
 #endif
 
 extension SceneEncoder {
-    /// Writes every GIF frame through the writer `open` makes, and returns that writer to be
-    /// closed; `progress` gets (timeline frames done, total); `cores` workers (one per core by
-    /// default). The workers start before the writer is made, so that a run the system gives
-    /// no thread stops before the GIF's first byte (`-o -` writes nothing).
+    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total);
+    /// `cores` workers (one per core by default).
     ///
     /// One worker per core takes the tasks of ``EncodeSchedule`` in order: each palette
     /// group is one task (its palette, its mapping, then its frames composed and
@@ -19,20 +17,19 @@ extension SceneEncoder {
     /// finishes a task takes the next, up to ``EncodeSchedule/window`` groups past the last
     /// one written, so memory stays flat in the frame count. Every task's result depends on
     /// its inputs alone, so the output does not depend on scheduling.
-    func encode(opening open: () throws(CarouselError) -> GIFWriter, name: String, progress: (Int, Int) -> Void,
-                cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CarouselError) -> GIFWriter {
-        let cores = max(1, cores)
-        let schedule = EncodeSchedule(encoder: self, cores: cores)
-        let workers = Workers.start(cores) { schedule.work() }
-        guard workers.count > 0 else { throw .output(name, Self.noThread) }
-        let writer: GIFWriter
-        do {
-            writer = try open()
-        } catch {
-            schedule.cancel()
-            workers.join()
-            throw error
-        }
+    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void,
+                cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CarouselError) {
+        try encode(to: writer, on: Workers.reserve(max(1, cores)), progress: progress, cores: cores)
+    }
+
+    /// ``encode(to:progress:cores:)`` on threads reserved beforehand: ``GIFEncoder`` reserves
+    /// them before it writes the GIF's first byte, so that a run the system gives no thread
+    /// writes none (`-o -` too).
+    func encode(to writer: borrowing GIFWriter, on workers: Workers.Reserved, progress: (Int, Int) -> Void,
+                cores: Int) throws(CarouselError) {
+        guard workers.count > 0 else { throw .output(writer.name, Self.noThread) }
+        let schedule = EncodeSchedule(encoder: self, cores: max(1, cores))
+        workers.begin { schedule.work() }
         for (g, group) in groups.enumerated() {
             let results = schedule.results(of: g)
             do {
@@ -48,7 +45,6 @@ extension SceneEncoder {
             schedule.written(g)
         }
         workers.join()
-        return writer
     }
 
     /// Why a run whose encoder could start no thread beside the writer stopped: the system
@@ -56,7 +52,7 @@ extension SceneEncoder {
     static let noThread = "the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)"
 }
 
-/// The tasks of ``SceneEncoder/encode(opening:name:progress:cores:)`` in the order workers take them, and
+/// The tasks of ``SceneEncoder/encode(to:progress:cores:)`` in the order workers take them, and
 /// what they hand each other: the rests prepared ahead, and the groups' encoded frames
 /// until they are written.
 ///

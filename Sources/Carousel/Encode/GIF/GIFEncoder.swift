@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The looping GIF89a encoder (giflib): a palette per hold and per two moving frames (per
 /// move with `.none`, the compact encoding), changed rectangles, unchanged pixels
 /// transparent (`SceneEncoder`). On a transparent background, pixels with alpha below 128
@@ -31,28 +37,44 @@ public struct GIFEncoder: AnimationEncoder {
     /// layer and a few scenes whatever the number of frames.
     public func encode(_ plan: FramePlan, to sink: any ByteSink, name: String,
                        progress: (Int, Int) -> Void) throws(CarouselError) {
-        let loop = loop
-        let open = { () throws(CarouselError) -> GIFWriter in
-            try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
+        // The encoder's threads are started first, waiting: a run the system gives none stops
+        // before the GIF's first byte. The writer comes next, so that one that cannot write
+        // (a full disk, a closed pipe) fails before any frame is worked on.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let workers = Workers.reserve(cores)
+        var path: Path?
+        if workers.count == 0 {
+            // Only the whole frames are written without threads: the path is chosen first.
+            path = self.path(plan)
+            if case .scenes = path { throw .output(name, SceneEncoder.noThread) }
         }
-        let writer: GIFWriter
-        if plan.background.a >= 128 {
-            writer = try SceneEncoder(plan: plan, colors: colors, dither: dither)
-                .encode(opening: open, name: name, progress: progress)
-        } else {
-            // Where the frames turn pixels transparent is worked out once, for the choice of
-            // path and for the scenes.
-            let keyed = plan.binaryAlpha()
-            let canvas = FrameCanvas(keyed)
-            if colors < GIFEncoder.scenesWhereDropsFrom && canvas.clears.contains(true) {
-                writer = try open()
-                try writeWholeFrames(plan, to: writer, progress: progress)
-            } else {
-                writer = try SceneEncoder(plan: keyed, colors: colors, dither: dither, canvas: canvas)
-                    .encode(opening: open, name: name, progress: progress)
-            }
+        let writer = try GIFWriter(sink: sink, name: name, width: plan.width, height: plan.height, loop: loop)
+        switch path ?? self.path(plan) {
+        case .scenes(let plan, let canvas):
+            try SceneEncoder(plan: plan, colors: colors, dither: dither, canvas: canvas)
+                .encode(to: writer, on: workers, progress: progress, cores: cores)
+        case .wholeFrames:
+            workers.release()
+            try writeWholeFrames(plan, to: writer, progress: progress)
         }
         try writer.close()
+    }
+
+    /// How a plan is encoded: as scenes (the plan, keyed to binary alpha on a transparent
+    /// background, with where its frames turn pixels transparent), or as whole frames.
+    private enum Path {
+        case scenes(FramePlan, FrameCanvas?)
+        case wholeFrames
+    }
+
+    private func path(_ plan: FramePlan) -> Path {
+        guard plan.background.a < 128 else { return .scenes(plan, nil) }
+        // Where the frames turn pixels transparent is worked out once, for the choice of
+        // path and for the scenes.
+        let keyed = plan.binaryAlpha()
+        let canvas = FrameCanvas(keyed)
+        if colors < GIFEncoder.scenesWhereDropsFrom && canvas.clears.contains(true) { return .wholeFrames }
+        return .scenes(keyed, canvas)
     }
 
     /// The fewest colours with which a transparent background where pixels turn transparent
