@@ -147,8 +147,8 @@ public enum TemporaryFiles {
         registry.commitFile(temporary, to: target)
     }
 
-    /// 1 once an output has been moved into place (``removeAll()``'s result), for
-    /// ``removeAllFromSignalHandler()``; written under the registry's lock.
+    /// 1 once an output has been moved into place: what ``removeAll()`` and
+    /// ``removeAllFromSignalHandler()`` return; written under the registry's lock.
     nonisolated(unsafe) static let crashCommitted: UnsafeMutablePointer<UInt8> = {
         let flag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
         flag.initialize(to: 0)
@@ -187,8 +187,6 @@ public enum TemporaryFiles {
         private let lock = Lock()
         private var items: [(path: String, isFolder: Bool)] = []
         private var closed = false
-        /// Whether an output has been moved into place.
-        private var committed = false
 
         /// Runs `body` holding the lock, with the ending signals held back on this thread, so
         /// that a handler taking one there (the command line's, where it has no thread for
@@ -213,15 +211,14 @@ public enum TemporaryFiles {
         /// are made or moved afterwards.
         func close() -> (items: [(path: String, isFolder: Bool)], committed: Bool) {
             changing {
-                assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
                 closed = true
-                return (items, committed)
+                return (items, TemporaryFiles.crashCommitted.pointee != 0)
             }
         }
 
         /// Registers `path`; the lock is held.
         private func add(_ path: String, isFolder: Bool) {
-            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
+            assertHeldBack()
             items.append((path, isFolder))
             let bytes = Array(path.utf8)
             guard bytes.count < TemporaryFiles.slotSize - 1 else { return }
@@ -265,16 +262,21 @@ public enum TemporaryFiles {
             }
         }
 
-        /// Notes that an output is in place, here and for the signal handler; the lock is held.
+        /// Notes that an output is in place, for ``removeAll()`` and the signal handler; the
+        /// lock is held.
         private func setCommitted() {
-            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
-            committed = true
+            assertHeldBack()
             TemporaryFiles.crashCommitted.pointee = 1
+        }
+
+        /// Checks, in debug builds, that a change is made inside ``changing(_:)``.
+        private func assertHeldBack() {
+            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
         }
 
         /// Unregisters `path`; the lock is held.
         private func drop(_ path: String) {
-            assert(EndingSignals.areHeldBack, "a change to the temporaries with the ending signals taken")
+            assertHeldBack()
             items.removeAll { $0.path == path }
             let bytes = Array(path.utf8)
             for k in 0..<TemporaryFiles.slots {

@@ -468,7 +468,8 @@ import Testing
 
     static func gif(_ plan: FramePlan, cores: Int, sink: any ByteSink = MemorySink()) throws(CarouselError) {
         let writer = try GIFWriter(sink: sink, name: "out.gif", width: plan.width, height: plan.height, loop: .forever)
-        try SceneEncoder(plan: plan, colors: 256, dither: .ordered).encode(to: writer, progress: { _, _ in }, cores: cores)
+        try SceneEncoder(plan: plan, colors: 256, dither: .ordered)
+            .encode(to: writer, on: Workers.reserve(cores), progress: { _, _ in })
         try writer.close()
     }
 

@@ -5,8 +5,8 @@ import Foundation
 #endif
 
 extension SceneEncoder {
-    /// Writes every GIF frame through `writer`; `progress` gets (timeline frames done, total);
-    /// `cores` workers (one per core by default).
+    /// Writes every GIF frame through `writer` with the `workers` reserved (one per core);
+    /// `progress` gets (timeline frames done, total).
     ///
     /// One worker per core takes the tasks of ``EncodeSchedule`` in order: each palette
     /// group is one task (its palette, its mapping, then its frames composed and
@@ -17,18 +17,14 @@ extension SceneEncoder {
     /// finishes a task takes the next, up to ``EncodeSchedule/window`` groups past the last
     /// one written, so memory stays flat in the frame count. Every task's result depends on
     /// its inputs alone, so the output does not depend on scheduling.
-    func encode(to writer: borrowing GIFWriter, progress: (Int, Int) -> Void,
-                cores: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CarouselError) {
-        try encode(to: writer, on: Workers.reserve(max(1, cores)), progress: progress, cores: cores)
-    }
-
-    /// ``encode(to:progress:cores:)`` on threads reserved beforehand: ``GIFEncoder`` reserves
+    ///
+    /// The workers are reserved beforehand (``Workers/reserve(_:)``): ``GIFEncoder`` reserves
     /// them before it writes the GIF's first byte, so that a run the system gives no thread
     /// writes none (`-o -` too).
-    func encode(to writer: borrowing GIFWriter, on workers: Workers.Reserved, progress: (Int, Int) -> Void,
-                cores: Int) throws(CarouselError) {
+    func encode(to writer: borrowing GIFWriter, on workers: Workers.Reserved,
+                progress: (Int, Int) -> Void) throws(CarouselError) {
         guard workers.count > 0 else { throw .output(writer.name, Self.noThread) }
-        let schedule = EncodeSchedule(encoder: self, cores: max(1, cores))
+        let schedule = EncodeSchedule(encoder: self, cores: workers.count)
         workers.begin { schedule.work() }
         for (g, group) in groups.enumerated() {
             let results = schedule.results(of: g)
@@ -52,7 +48,7 @@ extension SceneEncoder {
     static let noThread = "the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)"
 }
 
-/// The tasks of ``SceneEncoder/encode(to:progress:cores:)`` in the order workers take them, and
+/// The tasks of ``SceneEncoder/encode(to:on:progress:)`` in the order workers take them, and
 /// what they hand each other: the rests prepared ahead, and the groups' encoded frames
 /// until they are written.
 ///

@@ -40,8 +40,7 @@ public struct GIFEncoder: AnimationEncoder {
         // The encoder's threads are started first, waiting: a run the system gives none stops
         // before the GIF's first byte. The writer comes next, so that one that cannot write
         // (a full disk, a closed pipe) fails before any frame is worked on.
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let workers = Workers.reserve(cores)
+        let workers = Workers.reserve(ProcessInfo.processInfo.activeProcessorCount)
         var path: Path?
         if workers.count == 0 {
             // Only the whole frames are written without threads: the path is chosen first.
@@ -52,7 +51,7 @@ public struct GIFEncoder: AnimationEncoder {
         switch path ?? self.path(plan) {
         case .scenes(let plan, let canvas):
             try SceneEncoder(plan: plan, colors: colors, dither: dither, canvas: canvas)
-                .encode(to: writer, on: workers, progress: progress, cores: cores)
+                .encode(to: writer, on: workers, progress: progress)
         case .wholeFrames:
             workers.release()
             try writeWholeFrames(plan, to: writer, progress: progress)
