@@ -688,6 +688,39 @@ struct HardeningTests {
         try signalWhileThePreviousFolderIsRemoved(withoutThreads: true)
     }
 
+    /// A folder of more than 100,000 frames names every frame with six digits
+    /// (`frame-000000.png`); the handler of a run without threads removes those names too.
+    /// Before, it looked for five-digit names only, gave up, and left the temporary folder.
+    @Test(SlowTests.rendersAtLength,
+          .enabled(if: EcosystemTests.onLinux && CLI.hasBash && stackLimitMayGrow,
+                   "needs Linux's ulimit -v, /bin/bash and a stack limit that may be raised"))
+    func aSignalRemovesAFolderOfSixDigitNamesWithoutThreads() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        let process = Process()
+        // 2,001 s at 50 fps: 100,050 frames.
+        let arguments = ["frames", "--size", "1x1", "--fps", "50", "--script", "hold 2001", "--dots", "none", "-o", "out", "--quiet"]
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" \"$@\"", binary.path] + arguments
+        process.currentDirectoryURL = w.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        func written() -> Bool {
+            w.leftovers.contains { FileManager.default.fileExists(atPath: w.path($0) + "/frame-000009.png") }
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && !written() && Date() < deadline { usleep(1_000) }
+        let sawFrames = written()
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(sawFrames, "the run was signalled once it had written six-digit names")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143, "status \(process.terminationStatus)")
+        #expect(w.leftovers.isEmpty, "no temporary folder left: \(w.leftovers)")
+        #expect(!w.exists("out"))
+    }
+
     private func signalWhileThePreviousFolderIsRemoved(withoutThreads: Bool) throws {
         let w = try Workspace()
         defer { w.remove() }

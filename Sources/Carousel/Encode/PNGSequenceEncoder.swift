@@ -5,6 +5,7 @@ import Foundation
 #endif
 
 /// Writes a plan as a folder of PNGs, one per timeline frame: `frame-00000.png` ...
+/// (``fileName(_:of:)``).
 ///
 /// A planned frame that stands for several timeline frames is encoded once and its
 /// bytes written under each of their names; planned frames are encoded in parallel, a
@@ -23,7 +24,7 @@ public struct PNGSequenceEncoder: Sendable {
             let frames = Array(plan.frames[start..<min(plan.frames.count, start + batch)])
             let encoded = frames.parallelMap { frame in
                 Result { () throws(PNGError) in
-                    try PNGCodec.encode(plan.picture(frame.source), name: "\(name)/\(PNGSequenceEncoder.fileName(frame.source))",
+                    try PNGCodec.encode(plan.picture(frame.source), name: "\(name)/\(PNGSequenceEncoder.fileName(frame.source, of: plan.timelineFrames))",
                                         fast: true)
                 }
             }
@@ -34,7 +35,7 @@ public struct PNGSequenceEncoder: Sendable {
                 case .failure(let error): throw .image(error)
                 }
                 for i in frame.source..<(frame.source + frame.span) {
-                    let file = PNGSequenceEncoder.fileName(i)
+                    let file = PNGSequenceEncoder.fileName(i, of: plan.timelineFrames)
                     if let reason = AtomicOutput.writeInFolder(data, to: folder.appendingPathComponent(file).path) {
                         throw .output(name, "cannot write \(file): \(reason)")
                     }
@@ -45,9 +46,21 @@ public struct PNGSequenceEncoder: Sendable {
         }
     }
 
-    /// The PNG name of timeline frame `i`.
+    /// The PNG name of timeline frame `i` in a folder of at most 100,000 frames:
+    /// `frame-00000.png` ... `frame-99999.png`. ``fileName(_:of:)`` names the frames of a
+    /// folder of any size.
     public static func fileName(_ i: Int) -> String {
+        fileName(i, of: 0)
+    }
+
+    /// The PNG name of timeline frame `i` in a folder of `frameCount` frames: `frame-`, the
+    /// index written with as many digits as the folder's last index takes, and at least five,
+    /// and `.png`. Every name of a folder is as long as the others, so the names sort in
+    /// frame order: `frame-00000.png` ... `frame-99999.png`, and in a folder of more than
+    /// 100,000 frames `frame-000000.png` ....
+    public static func fileName(_ i: Int, of frameCount: Int) -> String {
         let digits = String(i)
-        return "frame-" + String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".png"
+        let width = max(5, String(max(0, frameCount - 1)).count)
+        return "frame-" + String(repeating: "0", count: max(0, width - digits.count)) + digits + ".png"
     }
 }

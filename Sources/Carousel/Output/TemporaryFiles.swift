@@ -87,16 +87,23 @@ public enum TemporaryFiles {
             var misses = 0, n = 0
             while misses < 1000 && n < 10_000_000 {
                 // "frame-" + five or more digits + ".png", written without allocating.
+                // A folder of more than 100,000 frames writes every n with as many digits as
+                // its last (`PNGSequenceEncoder.fileName(_:of:)`), so wider names are tried
+                // where the narrowest is not there.
                 var width = 5, scale = 100_000
                 while n >= scale { width += 1; scale *= 10 }
-                let found = remove { start in
-                    let digits = text("frame-", at: start)
-                    var v = n
-                    for i in stride(from: width - 1, through: 0, by: -1) {
-                        buffer[digits + i] = CChar(48 + v % 10)
-                        v /= 10
+                var found = false
+                while !found && width <= 8 {
+                    found = remove { start in
+                        let digits = text("frame-", at: start)
+                        var v = n
+                        for i in stride(from: width - 1, through: 0, by: -1) {
+                            buffer[digits + i] = CChar(48 + v % 10)
+                            v /= 10
+                        }
+                        return text(".png", at: digits + width)
                     }
-                    return text(".png", at: digits + width)
+                    width += 1
                 }
                 misses = found ? 0 : misses + 1
                 n += 1

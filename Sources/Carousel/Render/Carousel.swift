@@ -100,9 +100,18 @@ public struct Carousel: Sendable {
     }
 
     private static func tooShort(_ timeline: Timeline, _ options: CarouselOptions) -> CarouselError {
-        let reason = "the timeline lasts \(timeline.length.seconds) s, less than one frame at \(options.fps) fps; it needs at least \(0.5 / Double(options.fps)) s"
+        // Seconds as a person writes them, to the microsecond every time has: `0.000001`,
+        // `0`, never an exponent or seventeen digits.
+        func seconds(_ time: MediaTime) -> String {
+            let text = Numerals.plain(time.seconds)
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+        // The shortest timeline with a frame: round(T * fps) >= 1, T in whole microseconds.
+        let least = MediaTime(microseconds: (500_000 + options.fps - 1) / options.fps)
+        let reason = "the timeline lasts \(seconds(timeline.length)) s, less than one frame at \(options.fps) fps; "
+            + "it needs at least \(seconds(least)) s"
         guard let script = options.script else {
-            return .invalidOption(key: .hold, reason: "with hold \(options.hold.seconds) s and duration \(options.duration.seconds) s \(reason)")
+            return .invalidOption(key: .hold, reason: "with hold \(seconds(options.hold)) s and duration \(seconds(options.duration)) s \(reason)")
         }
         return .script(source: script.source, step: 0, line: 0, text: "", reason: reason)
     }

@@ -37,6 +37,26 @@ struct FormatTests {
         #expect(OutputFormat(path: path) == format)
     }
 
+    /// A frames folder's names: five digits up to 100,000 frames, and in a larger folder every
+    /// name as wide as the last, so that sorting the names sorts the frames. Before, frame
+    /// 100,000 of a larger folder was `frame-100000.png` beside `frame-00000.png`, and sorted
+    /// between `frame-10000.png` and `frame-10001.png`.
+    @Test func frameNamesSortInFrameOrder() {
+        #expect(PNGSequenceEncoder.fileName(7) == "frame-00007.png")
+        #expect(PNGSequenceEncoder.fileName(99_999, of: 100_000) == "frame-99999.png")
+        #expect(PNGSequenceEncoder.fileName(0, of: 100_000) == "frame-00000.png")
+        #expect(PNGSequenceEncoder.fileName(0, of: 100_001) == "frame-000000.png")
+        #expect(PNGSequenceEncoder.fileName(100_000, of: 100_001) == "frame-100000.png")
+        #expect(PNGSequenceEncoder.fileName(5, of: 1) == "frame-00005.png")
+        for count in [1, 99_999, 100_000, 100_001, 180_000, 1_000_001] {
+            let indices = [0, 1, 9, 10, 9_999, 10_000, 10_001, 99_999, 100_000, 100_001, 999_999, 1_000_000]
+                .filter { $0 < count }
+            let names = indices.map { PNGSequenceEncoder.fileName($0, of: count) }
+            #expect(names.sorted() == names, "\(count) frames")
+            #expect(Set(names.map(\.count)).count == 1, "\(count) frames: names of one width")
+        }
+    }
+
     /// APNG: every decoded frame equals the exact frame, delays are exact fractions,
     /// frames after the first cover only what changed, and the loop count is `--loop`.
     @Test(arguments: [LoopMode.forever, LoopMode.plays(3)!])

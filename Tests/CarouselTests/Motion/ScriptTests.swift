@@ -114,6 +114,35 @@ struct ScriptTests {
         }
     }
 
+    /// A timeline too short for a frame names its length and the least it needs as a person
+    /// writes seconds, to the microsecond. Before: `lasts 1e-06 s`, `at least
+    /// 0.016666666666666666 s`, `with hold 0.0 s`.
+    @Test(arguments: [("drag 100 0.000001; release", 30, "the timeline lasts 0.000001 s, less than one frame at 30 fps; it needs at least 0.016667 s"),
+                      ("hold 0.0000001", 50, "the timeline lasts 0 s, less than one frame at 50 fps; it needs at least 0.01 s"),
+                      ("hold 0.0099", 50, "the timeline lasts 0.0099 s, less than one frame at 50 fps; it needs at least 0.01 s"),
+                      ("hold 0.4", 1, "the timeline lasts 0.4 s, less than one frame at 1 fps; it needs at least 0.5 s")])
+    func aTimelineTooShortIsWrittenAsAPersonWritesIt(_ text: String, _ fps: Int, _ reason: String) throws {
+        var options = CarouselOptions()
+        options.fps = fps
+        options.script = try Script(parsing: text)
+        let images = [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)]
+        #expect(throws: CarouselError.script(source: "script", step: 0, line: 0, text: "", reason: reason)) {
+            try Carousel(images: images, options: options)
+        }
+    }
+
+    /// The same without a script: the options that made the timeline come first.
+    @Test func optionsTooShortForAFrameAreWrittenAsAPersonWritesThem() {
+        var options = CarouselOptions()
+        options.fps = 50
+        options.hold = 0.004
+        options.duration = 0
+        #expect(throws: CarouselError.invalidOption(key: .hold, reason: "with hold 0.004 s and duration 0 s the timeline lasts 0.008 s, "
+                                                        + "less than one frame at 50 fps; it needs at least 0.01 s")) {
+            try Carousel(images: [RGBAImage(width: 4, height: 4, fill: .white), RGBAImage(width: 4, height: 4)], options: options)
+        }
+    }
+
     @Test func fileErrorsGiveLine() {
         #expect(throws: CarouselError.script(source: "intro.txt", step: 2, line: 3, text: "wait 1",
                                              reason: "unknown step \"wait\"; expected hold, next, prev, goto, autoplay, drag, release or swipe")) {
