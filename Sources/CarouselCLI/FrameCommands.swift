@@ -31,7 +31,12 @@ struct Frame: ParsableCommand {
         do {
             index = try carousel.frameIndex(at: time)
         } catch CarouselError.timeOutsideTimeline(_, let length) {
-            throw CLIError.usage("--at: must be in 0 ..< \(length.seconds) seconds (the timeline's length), got \(at.shownTrimmed)")
+            // A time just before the end that rounds to it (`4.5999999` of 4.6 s) lies in the
+            // timeline, in its last frame.
+            guard time == length, MediaTime.writes(trimmed, before: length) else {
+                throw CLIError.usage("--at: must be in 0 ..< \(length.seconds) seconds (the timeline's length), got \(at.shownTrimmed)")
+            }
+            index = carousel.frameCount - 1
         }
         let data = try encode(carousel.frame(index: index), name: output)
         try AtomicOutput.write(data, to: output)

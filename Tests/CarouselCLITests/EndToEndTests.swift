@@ -270,6 +270,16 @@ struct EndToEndTests {
         // Spaces around the time are dropped, as around every option's value.
         #expect(try CLI.run(["frame"] + common + ["--at", " 450ms\t", "-o", "f4b.png"], in: w.url).status == 0)
         #expect(w.data("f4b.png") == w.data("f4.png"))
+        // A time just before the end that rounds to it, read to the microsecond, is the last
+        // frame's; the end itself is past the timeline. Before, 0.7999999 was refused as
+        // outside `0 ..< 0.8`.
+        for at in ["0.7999999", "799.9999ms"] {
+            let last = try CLI.run(["frame"] + common.dropLast() + ["--at", at, "-o", "f7.png"], in: w.url)
+            #expect(last.status == 0 && last.stderr.hasPrefix("f7.png: frame 7 of 8,"), "\(at): \(last.stderr)")
+            #expect(w.data("f7.png").map { try? PNGCodec.decode($0) } == w.data("out/frame-00007.png").map { try? PNGCodec.decode($0) })
+        }
+        let end = try CLI.run(["frame"] + common + ["--at", "0.8", "-o", "f8.png"], in: w.url)
+        #expect(end.status == 64 && end.stderr == "error: --at: must be in 0 ..< 0.8 seconds (the timeline's length), got 0.8\n")
         // A second run replaces the old frames folder; a folder with other files is refused.
         #expect(try CLI.run(["frames"] + common + ["-o", "out"], in: w.url).status == 0)
         let refused = try CLI.run(["frames"] + common + ["-o", "imgs"], in: w.url)

@@ -66,6 +66,14 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The number `text` writes (``Numerals/decimal(_:)``: infinite when its digits overflow
     /// a `Double`, which the range refuses) and the microseconds in its unit, when it is
     /// written as a duration.
+    /// Whether the duration `text` writes (as ``init(parsing:)`` reads it) lies before `time`
+    /// before it is rounded to the microsecond: `4.5999999` lies before 4.6 s, which it
+    /// rounds to.
+    package static func writes(_ text: some StringProtocol, before time: MediaTime) -> Bool {
+        guard let (value, scale) = written(text) else { return false }
+        return value * scale < Double(time.microseconds)
+    }
+
     private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {
         var body = Substring(text)
         var scale = 1_000_000.0
