@@ -268,7 +268,7 @@ struct HardeningTests {
         // minutes, and failed a run that had not hung.)
         let w = try Self.workspace()
         defer { w.remove() }
-        let limits = "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" "
+        let limits = Self.noThreads
         let version = try CLI.run(shell: limits + "--version", with: "/bin/bash", in: w.url)
         #expect(version.status == 0 && String(decoding: version.stdout, as: UTF8.self) == Carousel.version + "\n", "\(version.stderr)")
         let strip = try CLI.run(shell: limits + "strip imgs -o strip.png --quiet", with: "/bin/bash", in: w.url)
@@ -697,16 +697,9 @@ struct HardeningTests {
     func aSignalRemovesAFolderOfSixDigitNamesWithoutThreads() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
-        let process = Process()
         // 2,001 s at 50 fps: 100,050 frames.
-        let arguments = ["frames", "--size", "1x1", "--fps", "50", "--script", "hold 2001", "--dots", "none", "-o", "out", "--quiet"]
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" \"$@\"", binary.path] + arguments
-        process.currentDirectoryURL = w.url
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.start(["frames", "--size", "1x1", "--fps", "50", "--script", "hold 2001", "--dots", "none", "-o", "out", "--quiet"],
+                                     in: w, withoutThreads: true)
         func written() -> Bool {
             w.leftovers.contains { FileManager.default.fileExists(atPath: w.path($0) + "/frame-000009.png") }
         }
@@ -724,25 +717,12 @@ struct HardeningTests {
     private func signalWhileThePreviousFolderIsRemoved(withoutThreads: Bool) throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
         // Some 5,000 frames in the folder replaced, so removing it takes long enough to signal
         // the run in the middle of it.
         #expect(try CLI.run(["frames", "--size", "2x2", "--fps", "50", "--hold", "20", "-o", "out", "--quiet"],
                             in: w.url).status == 0)
-        let process = Process()
-        let arguments = ["frames", "--size", "16x9", "--fps", "10", "-o", "out", "--quiet"]
-        if withoutThreads {
-            // `exec`: the signal goes to the run itself, not to the shell.
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" \"$@\"", binary.path] + arguments
-        } else {
-            process.executableURL = binary
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = w.url
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.start(["frames", "--size", "16x9", "--fps", "10", "-o", "out", "--quiet"],
+                                     in: w, withoutThreads: withoutThreads)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && !w.leftovers.contains(where: { $0.hasSuffix(".old") }) && Date() < deadline { usleep(500) }
         let sawOld = w.leftovers.contains { $0.hasSuffix(".old") }
@@ -773,17 +753,33 @@ struct HardeningTests {
         #expect(w.leftovers.isEmpty, "\(w.leftovers)")
     }
 
-    /// Starts a long `command` (`render` or `frames`) writing `output` in `w`, sends it `signal`
-    /// once its temporary output exists, and waits for it to end.
-    static func signalWhileWriting(_ command: String, output: String, in w: Workspace, signal: Int32) throws -> Process {
+    /// A bash command's start that runs the tool (`$0`) under limits that leave the system no
+    /// thread to give it; `exec` makes the run the process a test signals.
+    static let noThreads = "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" "
+
+    /// Starts the tool with `arguments` in `w`, its output thrown away; `withoutThreads`, under
+    /// ``noThreads``.
+    static func start(_ arguments: [String], in w: Workspace, withoutThreads: Bool = false) throws -> Process {
         let binary = try #require(CLI.binary)
         let process = Process()
-        process.executableURL = binary
-        process.arguments = [command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"]
+        if withoutThreads {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", noThreads + "\"$@\"", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = w.url
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        return process
+    }
+
+    /// Starts a long `command` (`render` or `frames`) writing `output` in `w`, sends it `signal`
+    /// once its temporary output exists, and waits for it to end.
+    static func signalWhileWriting(_ command: String, output: String, in w: Workspace, signal: Int32) throws -> Process {
+        let process = try start([command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"], in: w)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
         #expect(!w.leftovers.isEmpty, "the run was signalled while writing")

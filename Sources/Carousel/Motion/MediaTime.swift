@@ -63,9 +63,6 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The reason a time out of range is refused: `must be 0 to 3600 seconds`.
     public static let rangeRefusal = "must be 0 to \(maximum.microseconds / 1_000_000) seconds"
 
-    /// The number `text` writes (``Numerals/decimal(_:)``: infinite when its digits overflow
-    /// a `Double`, which the range refuses) and the microseconds in its unit, when it is
-    /// written as a duration.
     /// Whether the duration `text` writes (as ``init(parsing:)`` reads it) lies before `time`
     /// before it is rounded to the microsecond: `4.5999999` lies before 4.6 s, which it
     /// rounds to.
@@ -74,6 +71,9 @@ public struct MediaTime: Hashable, Comparable, Sendable, CustomStringConvertible
         return value * scale < Double(time.microseconds)
     }
 
+    /// The number `text` writes (``Numerals/decimal(_:)``: infinite when its digits overflow
+    /// a `Double`, which the range refuses) and the microseconds in its unit, when it is
+    /// written as a duration.
     private static func written(_ text: some StringProtocol) -> (value: Double, scale: Double)? {
         var body = Substring(text)
         var scale = 1_000_000.0
