@@ -176,6 +176,9 @@ public struct Timeline: Equatable, Sendable {
     }
 
     /// The state of every frame at `fps` (1...50; other values trap, as in ``frameCount(fps:)``).
+    ///
+    /// ``frameStates(fps:)`` gives the same states without keeping them, each worked out when
+    /// it is read.
     public func frames(fps: Int) -> [FrameState] {
         var states: [FrameState] = []
         let total = frameCount(fps: fps)
@@ -193,6 +196,33 @@ public struct Timeline: Equatable, Sendable {
             states.append(state(frame: i, fps: fps, segment: k, release: r))
         }
         return states
+    }
+
+    /// The state of every frame at `fps` (1...50; other values trap, as in
+    /// ``frameCount(fps:)``), each worked out when it is read: what ``frames(fps:)`` holds,
+    /// in memory that does not grow with the frame count.
+    public func frameStates(fps: Int) -> FrameStates {
+        FrameStates(timeline: self, fps: fps, count: frameCount(fps: fps))
+    }
+
+    /// The state of frame `i` at `fps`: the segment it falls in and the first release whose
+    /// indicator has not faded by then, each found by bisection, as ``frames(fps:)`` finds them
+    /// walking forward.
+    func state(frame i: Int, fps: Int) -> FrameState {
+        let scaledTime = i * 1_000_000  // frame time * fps, in µs
+        // The first segment that ends after the frame starts, or the last; the first release
+        // still fading. Both orders are sorted: segments end in time order, releases happen in it.
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if scaledTime >= segments[mid].end.microseconds * fps { low = mid + 1 } else { high = mid }
+        }
+        var first = 0, past = releases.count
+        while first < past {
+            let mid = (first + past) / 2
+            if scaledTime >= (releases[mid].time + Timeline.touchFade).microseconds * fps { first = mid + 1 } else { past = mid }
+        }
+        return state(frame: i, fps: fps, segment: low, release: first)
     }
 
     private func state(frame i: Int, fps: Int, segment k: Int, release r: Int) -> FrameState {
@@ -294,6 +324,30 @@ public struct FrameState: Equatable, Sendable {
         self.finger = finger
         self.lifted = lifted
         self.offset = offset
+    }
+}
+
+/// The state of every frame of a timeline at one frame rate, each worked out when it is
+/// read (``Timeline/frameStates(fps:)``): what ``Timeline/frames(fps:)`` returns, in memory
+/// that does not grow with the frame count. Reading a state costs a bisection of the
+/// timeline's segments and releases.
+public struct FrameStates: RandomAccessCollection, Sendable {
+    /// The timeline the states are of.
+    public let timeline: Timeline
+    /// Frames per second.
+    public let fps: Int
+    /// Number of frames, ``Timeline/frameCount(fps:)``.
+    public let count: Int
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
+
+    /// The state of frame `i` (in `0..<count`; outside it traps, as an array's subscript does).
+    public subscript(i: Int) -> FrameState {
+        precondition(i >= 0 && i < count, "FrameStates: frame \(i) is outside 0..<\(count)")
+        return timeline.state(frame: i, fps: fps)
     }
 }
 

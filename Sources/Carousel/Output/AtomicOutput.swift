@@ -271,11 +271,17 @@ public enum AtomicOutput {
     /// sample banners' 288 frames took 0.43 to 0.45 s with it and 0.25 to 0.27 s without
     /// (docs/behaviour.md, *Output targets*).
     static func writeInFolder(_ data: Data, to path: String) -> String? {
+        writeInFolder(to: path) { sink throws(CarouselError) in try sink.write(data) }
+    }
+
+    /// Writes a new or truncated file at `path` as ``writeInFolder(_:to:)`` does, with what
+    /// `body` hands the sink, a piece at a time; returns why it failed, or nil.
+    static func writeInFolder(to path: String, _ body: (FileDescriptorSink) throws(CarouselError) -> Void) -> String? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { return FileErrors.posixReason(errno) }
         var failure: String?
         do {
-            try FileDescriptorSink(fd: fd, name: path).write(data)
+            try body(FileDescriptorSink(fd: fd, name: path))
         } catch {
             if case .output(_, let reason) = error { failure = reason } else { failure = error.description }
         }

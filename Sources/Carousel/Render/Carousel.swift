@@ -13,8 +13,8 @@ public struct Carousel: Sendable {
     public let timeline: Timeline
     /// The padded strip the frames are cut from.
     public let strip: RGBAImage
-    /// The state of every frame.
-    public let states: [FrameState]
+    /// The state of every frame, each worked out when it is read.
+    public let states: FrameStates
     /// What is drawn over every frame, bottom first.
     public let overlays: [any Overlay]
 
@@ -88,7 +88,7 @@ public struct Carousel: Sendable {
         items.reserveCapacity(count)
         for item in fitted { items.append(try item.get()) }
         strip = PaddedStrip.build(items: items, geometry: geometry, background: options.background)
-        states = timeline.frames(fps: options.fps)
+        states = timeline.frameStates(fps: options.fps)
         // With one page the carousel is a still (spec section 2): no dots, and no finger drawn
         // over content that cannot scroll, as apps stop a one-item carousel scrolling.
         var overlays: [any Overlay] = []

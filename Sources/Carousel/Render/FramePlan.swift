@@ -68,8 +68,18 @@ public struct FramePlan: Sendable {
                          layerX: (Int) -> Int, overlayBoxes: (Int) -> [PixelBox],
                          pictureRows: @escaping @Sendable (Int, Int) -> RGBAImage) {
         var frames: [Frame] = []
-        var segments: [Int] = []
+        var scenes: [Scene] = []
         var lastKey: Key?
+        var lastSegment = 0
+        // Frames whose overlays draw in the same boxes (the dots, most often) share one array
+        // of them, so a frame costs the same few words whatever its overlays.
+        var lastBoxes: [PixelBox] = []
+        func endScene() {
+            let start = scenes.last?.frames.upperBound ?? 0
+            guard start < frames.count else { return }
+            let range = start..<frames.count
+            scenes.append(Scene(frames: range, isMoving: range.count > 1 && moving(frames[range.lowerBound].source)))
+        }
         for i in 0..<count {
             let delay = FrameInfo.delay(frame: i, fps: fps)
             let k = key(i)
@@ -78,24 +88,16 @@ public struct FramePlan: Sendable {
                 frames[frames.count - 1].delay += delay
                 frames[frames.count - 1].span += 1
             } else {
-                frames.append(Frame(source: i, span: 1, delay: delay, scene: 0, layerX: layerX(i), overlayBoxes: overlayBoxes(i)))
-                segments.append(segment(i))
+                let s = segment(i)
+                if !frames.isEmpty && s != lastSegment { endScene() }
+                lastSegment = s
+                let boxes = overlayBoxes(i)
+                if boxes != lastBoxes { lastBoxes = boxes }
+                frames.append(Frame(source: i, span: 1, delay: delay, scene: scenes.count, layerX: layerX(i), overlayBoxes: lastBoxes))
             }
             lastKey = k
         }
-        var ranges: [Range<Int>] = []
-        var start = 0
-        for k in 1..<max(1, frames.count) where segments[k] != segments[k - 1] {
-            ranges.append(start..<k)
-            start = k
-        }
-        if !frames.isEmpty { ranges.append(start..<frames.count) }
-        for (s, range) in ranges.enumerated() {
-            for k in range { frames[k].scene = s }
-        }
-        let scenes = ranges.map { range in
-            Scene(frames: range, isMoving: range.count > 1 && moving(frames[range.lowerBound].source))
-        }
+        endScene()
         self.width = width
         self.height = height
         self.fps = fps

@@ -11,7 +11,19 @@ public enum FramesFolder {
     public static func write(_ carousel: Carousel, to folder: URL, name: String,
                              progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) {
         try PNGSequenceEncoder().write(carousel.plan(), to: folder, name: name, progress: progress)
-        if let reason = AtomicOutput.writeInFolder(Data(json(carousel).utf8), to: folder.appendingPathComponent("frames.json").path) {
+        // Written a piece at a time, so the text of a long timeline is never held whole.
+        let written = AtomicOutput.writeInFolder(to: folder.appendingPathComponent("frames.json").path) { sink throws(CarouselError) in
+            var text = ""
+            try json(carousel) { (piece: String) throws(CarouselError) in
+                text += piece
+                if text.utf8.count >= 1 << 16 {
+                    try sink.write(Data(text.utf8))
+                    text = ""
+                }
+            }
+            try sink.write(Data(text.utf8))
+        }
+        if let reason = written {
             throw .output(name, "cannot write frames.json: \(reason)")
         }
     }
@@ -34,15 +46,16 @@ public enum FramesFolder {
     /// x0, stripX, position p, page (0-based, as `UIPageControl.currentPage`), phase
     /// (`hold`, `move`, `drag`, `settle`) and touch (`null` or the indicator's x, y, alpha).
     public static func json(_ carousel: Carousel) -> String {
-        var lines: [String] = []
-        for i in 0..<carousel.frameCount {
-            let f = carousel.info(index: i)
-            lines.append("    {\"index\": \(f.index), \"time\": \(f.time), \"delay\": \(f.delay), \"x0\": \(f.x0), "
-                + "\"stripX\": \(f.stripX), \"position\": \(f.position), \"page\": \(f.page), "
-                + "\"phase\": \"\(f.phase.rawValue)\", \"touch\": \(touchJSON(f.touch))}")
-        }
+        var text = ""
+        json(carousel) { text += $0 }
+        return text
+    }
+
+    /// `frames.json` in pieces, in order, each handed to `write`: the header, then each
+    /// frame's line.
+    static func json<E: Error>(_ carousel: Carousel, _ write: (String) throws(E) -> Void) throws(E) {
         let g = carousel.geometry
-        return """
+        try write("""
         {
           "width": \(carousel.width),
           "height": \(carousel.height),
@@ -51,10 +64,14 @@ public enum FramesFolder {
           "pitch": \(g.pitch),
           "duration": \(carousel.timeline.length.seconds),
           "frames": [
-        \(lines.joined(separator: ",\n"))
-          ]
-        }
 
-        """
+        """)
+        for i in 0..<carousel.frameCount {
+            let f = carousel.info(index: i)
+            try write((i > 0 ? ",\n" : "") + "    {\"index\": \(f.index), \"time\": \(f.time), \"delay\": \(f.delay), \"x0\": \(f.x0), "
+                + "\"stripX\": \(f.stripX), \"position\": \(f.position), \"page\": \(f.page), "
+                + "\"phase\": \"\(f.phase.rawValue)\", \"touch\": \(touchJSON(f.touch))}")
+        }
+        try write("\n  ]\n}\n")
     }
 }

@@ -327,6 +327,32 @@ struct TimelineTests {
         }
     }
 
+    /// The states read one at a time, in any order, are the ones worked out in a walk: the
+    /// bisection finds each frame's segment (zero-length ones included) and its fading
+    /// releases (two within 0.15 s of each other included) as the walk does, at rates where
+    /// a frame starts between two microseconds too.
+    @Test(arguments: [
+        "autoplay 2",
+        "hold 1; next 0; hold 0; prev 0; hold 1; goto 3 0.4 linear; hold 0.3",
+        "drag -120 0.4; release; drag 40 0.05; release; hold 0.2; drag 300 0.3 linear; hold 0.1; release; hold 0.5",
+        "swipe next; swipe next; hold 0.05; swipe prev 0.1; hold 1",
+        "drag 60 0.2; release; drag 60 0.02; release; drag -60 0.02; release; hold 0.4",
+    ])
+    func statesReadOneAtATimeAreTheWalksStates(_ script: String) throws {
+        let t = try timeline(script, count: 4)
+        for fps in [1, 7, 10, 25, 30, 50] {
+            let walked = t.frames(fps: fps)
+            let states = t.frameStates(fps: fps)
+            try #require(states.count == walked.count && !walked.isEmpty, "\(script) at \(fps) fps")
+            let inOrder = walked.indices.first { states[$0] != walked[$0] }
+            #expect(inOrder == nil, "\(script) at \(fps) fps: frame \(inOrder ?? 0) read in order differs")
+            // Backwards, so nothing read before can stand in for the bisection.
+            let backwards = walked.indices.reversed().first { states[$0] != walked[$0] }
+            #expect(backwards == nil, "\(script) at \(fps) fps: frame \(backwards ?? 0) read alone differs")
+            #expect(walked.contains { $0.finger != nil } == (script.contains("drag") || script.contains("swipe")))
+        }
+    }
+
     @Test func zeroLengthMoveJumps() throws {
         let frames = try timeline("hold 1; next 0; hold 1").frames(fps: 10)
         #expect(frames.count == 20)

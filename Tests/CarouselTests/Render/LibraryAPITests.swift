@@ -119,6 +119,26 @@ struct LibraryAPITests {
         #expect(try JSONDecoder().decode([FrameInfo].self, from: data) == infos)
     }
 
+    /// `frames.json` is written a piece at a time; the file holds exactly the text of
+    /// `FramesFolder.json`, here two pieces long (over 64 KiB), with a finger in it.
+    @Test func framesJSONWrittenInPiecesIsTheWholeText() throws {
+        var options = CarouselOptions()
+        options.size = PixelSize(width: 8, height: 6)
+        options.fps = 50
+        options.touches.mode = .show
+        options.script = try Script(parsing: "drag -4 2; release; hold 6; next 4")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-json-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try carousel.writeFrames(toFolder: folder.path)
+        let written = try Data(contentsOf: folder.appendingPathComponent("frames.json"))
+        let text = FramesFolder.json(carousel)
+        try #require(carousel.frameCount >= 600 && text.utf8.count > 1 << 16, "\(text.utf8.count) bytes")
+        #expect(written == Data(text.utf8))
+        let parsed = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
+        #expect((parsed["frames"] as? [[String: Any]])?.count == carousel.frameCount)
+    }
+
     @Test func readmeCalls() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("posters"), withIntermediateDirectories: true)
