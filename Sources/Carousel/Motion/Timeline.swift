@@ -300,8 +300,10 @@ public struct FrameState: Equatable, Sendable {
     /// starts within 0.15 s of a release, or two releases that close together.
     public let lifted: [FingerState]
     /// `round(position * pitch)` (half up) in pixels, worked out exactly, where the timeline
-    /// moves the content linearly in time (a `linear` move or drag, a finger resting); nil
-    /// elsewhere, and in a state made with the public initializer. ``Geometry/x0(of:)`` reads it.
+    /// moves the content linearly in time (a `linear` move or drag, a finger resting) and on
+    /// a frame at the very start of a settle or an eased drag, which begins where the
+    /// gesture's exact offset is; nil elsewhere, and in a state made with the public initializer.
+    /// ``Geometry/x0(of:)`` reads it.
     public let offset: Int?
 
     /// Creates a frame state (the timeline makes these; tests and custom renderers may too).

@@ -130,7 +130,8 @@ public struct Carousel: Sendable {
 
     /// How long the frames play, in seconds: ``frameCount`` / fps, what a player reports for
     /// the file. The script's length (``Timeline/length``) can differ by up to half a frame:
-    /// the default script's 11.5 s make `round(11.5 x 25)` = 288 frames, which play 11.52 s.
+    /// the default script over the five sample banners (hold 2 s, duration 0.3 s) lasts
+    /// 11.5 s and makes `round(11.5 x 25)` = 288 frames, which play 11.52 s.
     public var playLength: Double { Double(frameCount) / Double(options.fps) }
 
     /// What `frames.json` says of frame `index`.
