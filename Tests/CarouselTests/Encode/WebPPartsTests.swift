@@ -65,6 +65,27 @@ struct WebPPartsTests {
         }
     }
 
+    /// A file whose only pixels that are not opaque come in a later part still says it has
+    /// alpha (the `VP8X` flags byte), and shows them.
+    @Test func alphaInALaterPartMarksTheFile() throws {
+        var options = try FormatTests.carousel().options
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.size = PixelSize(width: 48, height: 20)
+        options.script = try Script(parsing: "hold 0.6; next 0.6; hold 0.6; next 0.6; hold 0.3")
+        var items = CarouselRenderTests.flatItems(3)
+        for y in 0..<items[2].height { for x in 0..<8 { items[2][x, y] = RGBA(r: 0, g: 0, b: 0, a: 0) } }
+        let carousel = try Carousel(images: items, options: options)
+        let plan = carousel.plan()
+        let translucent = try #require(plan.frames.firstIndex { !plan.picture($0.source).isOpaque })
+        try #require(translucent > 8 && plan.picture(plan.frames[4].source).isOpaque, "frame \(translucent) is the first with alpha")
+        let parted = try bytes(carousel, lossless: false, framesPerPart: 4)
+        let whole = try bytes(carousel, lossless: false, framesPerPart: .max)
+        #expect(parted[20] & WebPEncoder.alphaFlag != 0 && whole[20] & WebPEncoder.alphaFlag != 0)
+        let a = try DecodedWebP(whole), b = try DecodedWebP(parted)
+        #expect(a.timestamps == b.timestamps && a.frames == b.frames)
+        #expect(b.frames.contains { frame in stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] == 0 } })
+    }
+
     /// A part that is not an animation of frame chunks (libwebp writes one frame as a still
     /// image) cannot be joined; nor can a file that is not a whole RIFF.
     @Test func onlyAnimationsJoin() throws {

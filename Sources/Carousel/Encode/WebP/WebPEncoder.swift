@@ -105,11 +105,15 @@ public struct WebPEncoder: AnimationEncoder {
         if parts.count > 1 {
             defer { withExtendedLifetime(parts) {} }
             if let joined = WebPEncoder.joined(parts.map(\.bytes)) {
+                guard joined.riffSize <= WebPEncoder.maximumRIFFSize else {
+                    throw .output(name, "libwebp: the animation would pass the 4 GiB a WebP file holds")
+                }
                 try joined.write(to: sink, translucent: translucent)
                 return
             }
             // A part libwebp wrote as a still image (one frame) has no frame chunk to join:
             // the animation is made again in one part, as a file of up to that many frames is.
+            parts.removeAll()
             parts = try encodeParts(plan, options: options, config: &config, partLimit: .max, translucent: &translucent,
                                     name: name, progress: progress)
         }
@@ -167,8 +171,7 @@ public struct WebPEncoder: AnimationEncoder {
     /// The parts of one animation, each a file libwebp assembled, as one file: the first
     /// part's header chunks (`VP8X`, whose flags take every part's, and `ANIM`) and every
     /// part's `ANMF` frame chunks in order, in one RIFF; nil where a part is not `VP8X`,
-    /// `ANIM` and frame chunks, as libwebp writes an animation, or the file would pass
-    /// RIFF's 4 GiB.
+    /// `ANIM` and frame chunks, as libwebp writes an animation.
     static func joined(_ parts: [UnsafeRawBufferPointer]) -> JoinedParts? {
         guard let first = parts.first, let head = chunks(first) else { return nil }
         var flags: UInt8 = 0
@@ -180,15 +183,17 @@ public struct WebPEncoder: AnimationEncoder {
             frames.append(list[2].range.lowerBound..<list[list.count - 1].range.upperBound)
         }
         let body = 4 + head[0].range.count + head[1].range.count + frames.reduce(0) { $0 + $1.count }
-        guard body <= Int(UInt32.max) else { return nil }
         var header: [UInt8] = Array("RIFF".utf8)
-        withUnsafeBytes(of: UInt32(body).littleEndian) { header += $0 }
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: body).littleEndian) { header += $0 }
         header += Array("WEBP".utf8)
         header += first[head[0].range]
         header[20] = flags
         header += first[head[1].range]
-        return JoinedParts(parts: parts, header: header, frames: frames)
+        return JoinedParts(parts: parts, header: header, frames: frames, riffSize: body)
     }
+
+    /// The largest RIFF size a WebP file may give (libwebp's `MAX_CHUNK_PAYLOAD`, 2^32 - 10).
+    static let maximumRIFFSize = Int(UInt32.max) - 9
 
     /// An animated WebP made of parts (``joined(_:)``), written a chunk at a time from the
     /// parts themselves.
@@ -199,6 +204,9 @@ public struct WebPEncoder: AnimationEncoder {
         let header: [UInt8]
         /// Where each part's frame chunks lie in it, one after another.
         let frames: [Range<Int>]
+        /// The RIFF header's size: the file's bytes after the first eight. Past
+        /// ``WebPEncoder/maximumRIFFSize`` the file cannot be written.
+        let riffSize: Int
 
         /// Writes the file, with the alpha flag set where a frame is `translucent`.
         func write(to sink: any ByteSink, translucent: Bool) throws(CarouselError) {
