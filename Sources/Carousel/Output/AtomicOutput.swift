@@ -64,7 +64,7 @@ public enum AtomicOutput {
         let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
         let (fd, temporary) = try makeTemporary(beside: target, name: path)
         defer { TemporaryFiles.unregister(temporary) }
-        let sink = FileDescriptorSink(fd: fd, name: path)
+        let sink = FileDescriptorSink(fd: fd, name: path, rewritable: true)
         do throws(CarouselError) {
             if let existingMode, fchmod(fd, existingMode) != 0 { throw .output(path, FileErrors.posixReason(errno)) }
             try body(sink)

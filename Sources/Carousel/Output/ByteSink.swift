@@ -33,8 +33,20 @@ extension ByteSink {
     }
 }
 
+/// A sink that may write again over bytes it has written, so an encoder can stream a file
+/// whose header gives sizes known only at its end: memory, or a temporary file of the
+/// run's own, but not a pipe, a device or a file opened to append.
+protocol RewritableSink: ByteSink {
+    /// Whether written bytes can be written over.
+    var canRewrite: Bool { get }
+    /// Bytes written so far.
+    var written: Int { get }
+    /// Writes `bytes` over those written at `offset`; `offset + bytes.count` is at most ``written``.
+    func rewrite(_ bytes: [UInt8], at offset: Int) throws(CarouselError)
+}
+
 /// Collects bytes in memory.
-public final class MemorySink: ByteSink {
+public final class MemorySink: ByteSink, RewritableSink {
     /// Everything written so far.
     public private(set) var data = Data()
 
@@ -45,19 +57,55 @@ public final class MemorySink: ByteSink {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         data.append(contentsOf: bytes)
     }
+
+    var canRewrite: Bool { true }
+    var written: Int { data.count }
+
+    func rewrite(_ bytes: [UInt8], at offset: Int) throws(CarouselError) {
+        precondition(offset >= 0 && offset + bytes.count <= data.count, "rewrite past the bytes written")
+        data.replaceSubrange(offset..<(offset + bytes.count), with: bytes)
+    }
 }
 
 /// Writes to an open file descriptor (a temporary file, or standard output).
-public final class FileDescriptorSink: ByteSink {
+public final class FileDescriptorSink: ByteSink, RewritableSink {
     private let fd: Int32
     private let name: String
     /// Bytes written so far.
     public private(set) var count = 0
+    /// Whether `fd` is a new file of the run's own, written from its start and not to
+    /// append, so bytes written can be written again at their offsets.
+    let canRewrite: Bool
 
     /// A sink over `fd`; `name` is used in errors. The caller keeps ownership of `fd`.
-    public init(fd: Int32, name: String) {
+    public convenience init(fd: Int32, name: String) {
+        self.init(fd: fd, name: name, rewritable: false)
+    }
+
+    /// A sink over `fd`, which may be written over where `rewritable` (a new, empty file
+    /// opened without `O_APPEND`).
+    init(fd: Int32, name: String, rewritable: Bool) {
         self.fd = fd
         self.name = name
+        self.canRewrite = rewritable
+    }
+
+    var written: Int { count }
+
+    /// Writes `bytes` at `offset` with `pwrite`, which leaves the file's offset where it was.
+    func rewrite(_ bytes: [UInt8], at offset: Int) throws(CarouselError) {
+        precondition(canRewrite && offset >= 0 && offset + bytes.count <= count, "rewrite past the bytes written")
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .output(name, FileErrors.posixReason(errno))
+            }
+            done += n
+        }
     }
 
     /// Writes all of `bytes`, retrying interrupted writes, and waiting where `fd` is

@@ -1,5 +1,6 @@
 @testable import Carousel
 import CarouselTestSupport
+import CLibWebP
 import Foundation
 import Testing
 
@@ -86,26 +87,146 @@ struct WebPPartsTests {
         #expect(b.frames.contains { frame in stride(from: 3, to: frame.pixels.count, by: 4).contains { frame.pixels[$0] == 0 } })
     }
 
-    /// A part that is not an animation of frame chunks (libwebp writes one frame as a still
-    /// image) cannot be joined; nor can a file that is not a whole RIFF.
-    @Test func onlyAnimationsJoin() throws {
+    /// Bytes in memory through a sink that cannot write over them, as standard output and
+    /// pipes are: the parts' frame chunks wait for the RIFF size.
+    final class AppendOnlySink: ByteSink {
+        var data = Data()
+        func write(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) { data.append(contentsOf: bytes) }
+    }
+
+    /// A sink that can write over what it wrote (memory, an output's temporary file) gets
+    /// each part's frames as the part comes, and the RIFF size and flags at the end; one that
+    /// cannot (a pipe) gets them all at the end. The same bytes either way, and through the
+    /// temporary file an output is written to, with alpha in a later part too.
+    @Test(arguments: [false, true])
+    func partsStreamedOrHeldAreTheSameFile(lossless: Bool) throws {
+        var options = try FormatTests.carousel().options
+        options.background = RGBA(r: 0, g: 0, b: 0, a: 0)
+        options.script = try Script(parsing: "hold 0.6; next 0.6; hold 0.6; next 0.6; hold 0.3")
+        var items = CarouselRenderTests.flatItems(3)
+        for y in 0..<items[2].height { for x in 0..<8 { items[2][x, y] = RGBA(r: 0, g: 0, b: 0, a: 0) } }
+        for carousel in [try FormatTests.carousel(), try Carousel(images: items, options: options)] {
+            var encoder = WebPEncoder(lossless: lossless)
+            encoder.framesPerPart = 4
+            let memory = MemorySink(), appendOnly = AppendOnlySink()
+            let report = try encoder.encodeReporting(carousel.plan(), to: memory, name: "<memory>")
+            #expect(report.parts > 2)
+            try carousel.write(with: encoder, to: appendOnly, name: "<pipe>")
+            #expect(memory.data == appendOnly.data)
+            let size = memory.data[4..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            #expect(size == memory.data.count - 8)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-webp-parts-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = folder.appendingPathComponent("a.webp").path
+            try AtomicOutput.write(to: path) { sink throws(CarouselError) in
+                #expect((sink as? any RewritableSink)?.canRewrite == true)
+                try carousel.write(with: encoder, to: sink, name: path)
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == memory.data)
+        }
+    }
+
+    /// The header made for a file whose first part came as a still image is the one libwebp
+    /// writes: the canvas, background colour and loop count.
+    @Test func madeHeaderIsLibwebps() throws {
+        for (loop, background) in [(LoopMode.forever, RGBA.white), (LoopMode.plays(3)!, RGBA(r: 0, g: 0, b: 0, a: 0))] {
+            var options = try FormatTests.carousel().options
+            options.background = background
+            options.loop = loop
+            let carousel = try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+            let plan = carousel.plan()
+            let sink = MemorySink()
+            #expect(try WebPEncoder(loop: loop).encodeReporting(plan, to: sink, name: "m").parts == 1)
+            let file = [UInt8](sink.data)
+            let head = try #require(file.withUnsafeBytes { WebPEncoder.animation($0) }?.head)
+            var animOptions = WebPAnimEncoderOptions()
+            try #require(carousel_webp_anim_encoder_options_init(&animOptions) != 0)
+            animOptions.anim_params.loop_count = Int32(loop.plays ?? 0)
+            if background.a < 255 { animOptions.anim_params.bgcolor = 0 }
+            let made = PartJoiner.header(width: plan.width, height: plan.height, options: animOptions)
+            var libwebps = Array(file[..<head.upperBound])
+            libwebps.replaceSubrange(4..<8, with: [0, 0, 0, 0])
+            libwebps[20] &= ~WebPEncoder.alphaFlag
+            #expect(made == libwebps, "loop \(loop)")
+        }
+    }
+
+    /// libwebp writes a part as a still image where every frame after its first is within
+    /// its lossy tolerance of the one before (here one level apart: two pictures 100 and 101
+    /// grey slide past each other). The part's first frame, encoded again, is that part's one
+    /// frame chunk, shown for the part's time; the file is not made again in one part. Each
+    /// frame time shows what one part shows there, to within lossy coding.
+    @Test func aPartWrittenAsAStillIsOneFrameChunk() throws {
+        var options = CarouselOptions()
+        options.fps = 20
+        options.dots.placement = .none
+        options.script = try Script(parsing: "hold 0.3; next 0.6; hold 0.3; next 0.3; hold 0.3")
+        let items = [RGBAImage(width: 48, height: 20, fill: RGBA(r: 100, g: 100, b: 100)),
+                     RGBAImage(width: 48, height: 20, fill: RGBA(r: 101, g: 101, b: 101)),
+                     RGBAImage(width: 48, height: 20, fill: RGBA(r: 200, g: 50, b: 50))]
+        let carousel = try Carousel(images: items, options: options)
+        let plan = carousel.plan()
+        var encoder = WebPEncoder()
+        encoder.framesPerPart = 4
+        for (k, sink) in [MemorySink() as any ByteSink, AppendOnlySink()].enumerated() {
+            let report = try encoder.encodeReporting(plan, to: sink, name: "<memory>")
+            #expect(report.stillParts > 0 && report.parts > report.stillParts, "\(report)")
+            let parted = k == 0 ? (sink as! MemorySink).data : (sink as! AppendOnlySink).data
+            let chunks = try #require([UInt8](parted).withUnsafeBytes { WebPEncoder.chunks($0) })
+            #expect(chunks.map(\.fourCC) == ["VP8X", "ANIM"] + Array(repeating: "ANMF", count: chunks.count - 2))
+            let size = parted[4..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            #expect(size == parted.count - 8)
+            let whole = try DecodedWebP(carousel.data(format: .webp))
+            let split = try DecodedWebP(parted)
+            #expect(split.frames.count > whole.frames.count, "a frame chunk where each part starts")
+            #expect(split.timestamps.last == whole.timestamps.last)
+            // What each shows at the start of every timeline frame.
+            func shown(_ file: DecodedWebP, at ms: Int) -> RGBAImage { file.frames[file.timestamps.firstIndex { $0 > ms }!] }
+            for i in 0..<plan.timelineFrames {
+                let ms = WebPEncoder.milliseconds(i, fps: plan.fps)
+                let a = shown(whole, at: ms), b = shown(split, at: ms)
+                let worst = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+                #expect(worst <= 3, "frame \(i): \(worst) levels apart")
+            }
+        }
+    }
+
+    /// A part takes at most ``WebPEncoder/pixelsPerPart`` pixels of frames, and at least 16
+    /// frames: 48x20 frames are one part of a short script by default, and parts of 16 or
+    /// 20 frames under a smaller limit, showing the same frames.
+    @Test func partsHoldAtMostAPixelLimit() throws {
+        var options = try FormatTests.carousel().options
+        options.script = try Script(parsing: "autoplay 3; hold 0.3")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+        let plan = carousel.plan()
+        try #require(plan.frames.count > 48, "\(plan.frames.count) planned frames")
+        var encoder = WebPEncoder(lossless: true)
+        #expect(encoder.partFrames(width: 48, height: 20) == 1024)
+        #expect(encoder.partFrames(width: 640, height: 360) == 72)
+        #expect(encoder.partFrames(width: 4096, height: 4096) == 16)
+        let whole = MemorySink()
+        #expect(try encoder.encodeReporting(plan, to: whole, name: "m").parts == 1)
+        for (limit, frames) in [(48 * 20 * 20, 20), (1, 16)] {
+            encoder.pixelsPerPart = limit
+            #expect(encoder.partFrames(width: 48, height: 20) == frames)
+            let sink = MemorySink()
+            let report = try encoder.encodeReporting(plan, to: sink, name: "m")
+            #expect(report.parts >= 2 && report.parts <= (plan.frames.count + frames - 1) / frames, "\(report)")
+            let a = try DecodedWebP(whole.data), b = try DecodedWebP(sink.data)
+            #expect(a.timestamps == b.timestamps && a.frames == b.frames)
+        }
+    }
+
+    /// Only an animation of `VP8X`, `ANIM` and frame chunks is joined as libwebp assembled
+    /// it; a still image is not, nor is a file that is not a whole RIFF.
+    @Test func onlyAnimationsJoinAsAssembled() throws {
         let animation = [UInt8](try bytes(FormatTests.carousel(), lossless: false, framesPerPart: .max))
         var still: [UInt8] = Array("RIFF".utf8) + [14, 0, 0, 0] + Array("WEBP".utf8) + Array("VP8L".utf8) + [1, 0, 0, 0, 0x2F, 0]
-        func joins(_ files: [[UInt8]]) -> Bool {
-            // Each file's bytes, alive while they are joined.
-            let buffers = files.map { file in
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: file.count, alignment: 1)
-                buffer.copyBytes(from: file)
-                return buffer
-            }
-            defer { buffers.forEach { $0.deallocate() } }
-            return WebPEncoder.joined(buffers.map { UnsafeRawBufferPointer($0) }) != nil
-        }
-        #expect(joins([animation, animation]))
+        let parts = try #require(animation.withUnsafeBytes { WebPEncoder.animation($0) })
+        #expect(parts.head.lowerBound == 12 && parts.frames.upperBound == animation.count)
+        #expect(still.withUnsafeBytes { WebPEncoder.animation($0) } == nil)
         #expect(still.withUnsafeBytes { WebPEncoder.chunks($0) }?.map(\.fourCC) == ["VP8L"])
-        #expect(!joins([animation, still]))
-        #expect(!joins([still, animation]))
-        #expect(!joins([]))
         still.removeLast()
         #expect(still.withUnsafeBytes { WebPEncoder.chunks($0) } == nil, "a chunk past the end of the file")
     }

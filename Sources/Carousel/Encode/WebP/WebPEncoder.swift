@@ -32,10 +32,13 @@ import Foundation
 /// background colour, a hint a viewer may paint there, says so (libwebp's default is
 /// opaque white).
 ///
-/// An animation of more than 1024 frames is made in parts of 1024, each by its own
-/// `WebPAnimEncoder`, whose frame chunks are joined into one file: libwebp's assembly of one
-/// animation takes time in the square of its frames. A part starts at an opaque frame,
-/// which libwebp writes whole, so every frame shows as it would in one part.
+/// An animation is made in parts, each by its own `WebPAnimEncoder`, whose frame chunks are
+/// joined into one file: libwebp's assembly of one animation takes time in the square of its
+/// frames, and it keeps every frame it encoded until then. A part holds at most 1024 frames
+/// and 2^24 pixels of them (72 frames at 640x360), and at least 16 frames. A part starts at
+/// an opaque frame, which libwebp writes whole, so every frame shows as it would in one
+/// part. Written to a file, each part's frames go to it as the part is assembled, and the
+/// RIFF size is set at the end; on standard output they wait for it.
 public struct WebPEncoder: AnimationEncoder {
     /// Lossy quality, 0...100; a value past either end is taken as that end, and NaN as 0,
     /// here and in ``init(quality:lossless:loop:)``.
@@ -74,6 +77,12 @@ public struct WebPEncoder: AnimationEncoder {
     /// Encodes `plan` as an animated WebP on `sink`.
     public func encode(_ plan: FramePlan, to sink: any ByteSink, name: String,
                        progress: (Int, Int) -> Void) throws(CarouselError) {
+        _ = try encodeReporting(plan, to: sink, name: name, progress: progress)
+    }
+
+    /// Encodes `plan` as ``encode(_:to:name:progress:)`` does, and says how many parts it took.
+    func encodeReporting(_ plan: FramePlan, to sink: any ByteSink, name: String,
+                         progress: (Int, Int) -> Void = { _, _ in }) throws(CarouselError) -> PartsReport {
         guard plan.width <= WebPEncoder.maximumDimension, plan.height <= WebPEncoder.maximumDimension else {
             throw .output(name, "a WebP is at most \(WebPEncoder.maximumDimension) pixels each way; this one would be \(plan.width)x\(plan.height)")
         }
@@ -99,61 +108,103 @@ public struct WebPEncoder: AnimationEncoder {
         config.quality = Float(lossless ? 75 : quality)
         config.method = 4
         config.use_sharp_yuv = 1
-        var translucent = false
-        var parts = try encodeParts(plan, options: options, config: &config, partLimit: framesPerPart, translucent: &translucent,
-                                    name: name, progress: progress)
-        if parts.count > 1 {
-            defer { withExtendedLifetime(parts) {} }
-            if let joined = WebPEncoder.joined(parts.map(\.bytes)) {
-                guard joined.riffSize <= WebPEncoder.maximumRIFFSize else {
-                    throw .output(name, "libwebp: the animation would pass the 4 GiB a WebP file holds")
-                }
-                try joined.write(to: sink, translucent: translucent)
-                return
-            }
-            // A part libwebp wrote as a still image (one frame) has no frame chunk to join:
-            // the animation is made again in one part, as a file of up to that many frames is.
-            parts.removeAll()
-            parts = try encodeParts(plan, options: options, config: &config, partLimit: .max, translucent: &translucent,
-                                    name: name, progress: progress)
-        }
-        try WebPEncoder.write(parts[0].bytes, translucent: translucent, to: sink)
-        withExtendedLifetime(parts) {}
+        return try encodeParts(plan, options: options, config: config, to: sink, name: name, progress: progress)
     }
 
     /// Frames given to one of libwebp's animation encoders before its part of the file is
-    /// assembled. libwebp's mux walks its list of frames to the end for every frame it adds,
-    /// so one assembly takes time in the square of its frames: 120,000 distinct frames took
-    /// 188 s in one part.
+    /// assembled, at most. libwebp's mux walks its list of frames to the end for every frame
+    /// it adds, so one assembly takes time in the square of its frames: 120,000 distinct
+    /// frames took 188 s in one part.
     static let defaultFramesPerPart = 1024
 
-    /// Frames in a part (``defaultFramesPerPart``; tests make it small).
+    /// The pixels of a part's frames, at most, where that leaves a part
+    /// ``leastFramesPerPart`` frames or more: libwebp keeps a part's encoded frames until it
+    /// assembles them, and the assembled part beside them, so a part of large frames takes
+    /// fewer of them (72 at 640x360).
+    static let defaultPixelsPerPart = 1 << 24
+
+    /// The fewest frames the pixel limit leaves a part.
+    static let leastFramesPerPart = 16
+
+    /// Frames in a part, at most (``defaultFramesPerPart``; tests make it small).
     var framesPerPart = WebPEncoder.defaultFramesPerPart
 
-    /// The animation as files of at most `partLimit` frames each, one encoder each. A part
-    /// after the first starts at an opaque frame with another after it: libwebp writes a
-    /// file's first frame as the rectangle of its pixels that are not transparent, which for
-    /// an opaque one is the whole canvas, replacing everything the parts before left; lossy
-    /// frames are all key frames, whole, in any part.
-    private func encodeParts(_ plan: FramePlan, options: WebPAnimEncoderOptions, config: inout WebPConfig, partLimit: Int,
-                             translucent: inout Bool, name: String,
-                             progress: (Int, Int) -> Void) throws(CarouselError) -> [AssembledPart] {
-        var parts: [AssembledPart] = []
+    /// The pixels of a part's frames, at most (``defaultPixelsPerPart``; tests make it small).
+    var pixelsPerPart = WebPEncoder.defaultPixelsPerPart
+
+    /// How many frames of `width` by `height` a part takes.
+    func partFrames(width: Int, height: Int) -> Int {
+        min(framesPerPart, max(WebPEncoder.leastFramesPerPart, pixelsPerPart / max(1, width * height)))
+    }
+
+    /// What an encoding did that its bytes do not show (for tests): the parts libwebp
+    /// assembled, and how many of them it wrote as a still image.
+    struct PartsReport: Equatable {
+        var parts = 0
+        var stillParts = 0
+    }
+
+    /// Encodes the animation in parts of at most ``partFrames(width:height:)`` frames, one
+    /// libwebp encoder each, joined as each is assembled (``PartJoiner``); a file of one part is
+    /// written as libwebp assembled it. A part after the first starts at an opaque frame with
+    /// another after it: libwebp writes a file's first frame as the rectangle of its pixels
+    /// that are not transparent, which for an opaque one is the whole canvas, replacing
+    /// everything the parts before left; lossy frames are all key frames, whole, in any part.
+    private func encodeParts(_ plan: FramePlan, options: WebPAnimEncoderOptions, config: WebPConfig, to sink: any ByteSink,
+                     name: String, progress: (Int, Int) -> Void) throws(CarouselError) -> PartsReport {
+        var config = config
+        var report = PartsReport()
+        var translucent = false
+        var joiner: PartJoiner?
+        // Hands on a part, the frames from plan frame `first` until `end` milliseconds;
+        // `last` where no frame follows it.
+        func deliver(_ part: AssembledPart, first: Int, end: Int, last: Bool) throws(CarouselError) {
+            report.parts += 1
+            if joiner == nil && last {
+                try WebPEncoder.write(part.bytes, translucent: translucent, to: sink)
+                return
+            }
+            if joiner == nil {
+                joiner = PartJoiner(sink: sink, width: plan.width, height: plan.height, options: options, name: name)
+            }
+            if let animation = WebPEncoder.animation(part.bytes) {
+                try joiner!.add(animation, of: part.bytes)
+            } else {
+                // libwebp writes a part of one frame (every frame after the part's first
+                // within its lossy tolerance of the one before) as a still image, made from
+                // that frame decoded; the part's first frame is encoded again, as libwebp
+                // encodes a key frame, to be that part's one frame chunk.
+                report.stillParts += 1
+                let source = plan.frames[first].source
+                let start = WebPEncoder.milliseconds(source, fps: plan.fps)
+                let still = try WebPEncoder.still(plan.picture(source), frame: source, config: &config, name: name)
+                try joiner!.add(WebPEncoder.frameChunk(still: still, duration: end - start, width: plan.width, height: plan.height,
+                                                       name: name))
+            }
+            if last { try joiner!.finish(translucent: translucent) }
+        }
+        let partFrames = partFrames(width: plan.width, height: plan.height)
         var part: AnimationPart! = try AnimationPart(width: plan.width, height: plan.height, options: options, name: name)
+        var first = 0
         for (k, frame) in plan.frames.enumerated() {
             let image = plan.picture(frame.source)
             translucent = translucent || !image.isOpaque
             let start = WebPEncoder.milliseconds(frame.source, fps: plan.fps)
-            if part.frames >= partLimit && image.isOpaque && k + 1 < plan.frames.count {
-                parts.append(try part.assemble(endingAt: start, name: name))
+            if part.frames >= partFrames && image.isOpaque && k + 1 < plan.frames.count {
+                let assembled = try part.assemble(endingAt: start, name: name)
                 part = nil  // its encoded frames freed before the next part's come
+                try deliver(assembled, first: first, end: start, last: false)
                 part = try AnimationPart(width: plan.width, height: plan.height, options: options, name: name)
+                first = k
             }
             try part.add(image, at: start, config: &config, frame: frame.source, name: name)
             progress(plan.framesDone(through: k), plan.timelineFrames)
         }
-        parts.append(try part.assemble(endingAt: WebPEncoder.milliseconds(plan.timelineFrames, fps: plan.fps), name: name))
-        return parts
+        let end = WebPEncoder.milliseconds(plan.timelineFrames, fps: plan.fps)
+        let assembled = try part.assemble(endingAt: end, name: name)
+        part = nil
+        try deliver(assembled, first: first, end: end, last: true)
+        return report
     }
 
     /// Writes `file`, with the `VP8X` chunk's alpha flag set where a frame is `translucent`
@@ -168,56 +219,77 @@ public struct WebPEncoder: AnimationEncoder {
         try sink.write(UnsafeRawBufferPointer(rebasing: bytes[(flags + 1)...]))
     }
 
-    /// The parts of one animation, each a file libwebp assembled, as one file: the first
-    /// part's header chunks (`VP8X`, whose flags take every part's, and `ANIM`) and every
-    /// part's `ANMF` frame chunks in order, in one RIFF; nil where a part is not `VP8X`,
-    /// `ANIM` and frame chunks, as libwebp writes an animation.
-    static func joined(_ parts: [UnsafeRawBufferPointer]) -> JoinedParts? {
-        guard let first = parts.first, let head = chunks(first) else { return nil }
-        var flags: UInt8 = 0
-        var frames: [Range<Int>] = []
-        for part in parts {
-            guard let list = chunks(part), list.count >= 3, list[0].fourCC == "VP8X", list[1].fourCC == "ANIM",
-                  list.dropFirst(2).allSatisfy({ $0.fourCC == "ANMF" }) else { return nil }
-            flags |= part[list[0].range.lowerBound + 8]
-            frames.append(list[2].range.lowerBound..<list[list.count - 1].range.upperBound)
+    /// The chunks of an animation as libwebp assembles one: where its `VP8X` and `ANIM`
+    /// chunks lie, and its `ANMF` frame chunks, one after another; nil where the file is not
+    /// those chunks in that order (libwebp writes an animation of one frame as a still image).
+    static func animation(_ file: UnsafeRawBufferPointer) -> (head: Range<Int>, frames: Range<Int>)? {
+        guard let list = chunks(file), list.count >= 3, list[0].fourCC == "VP8X", list[1].fourCC == "ANIM",
+              list.dropFirst(2).allSatisfy({ $0.fourCC == "ANMF" }) else { return nil }
+        return (list[0].range.lowerBound..<list[1].range.upperBound, list[2].range.lowerBound..<list[list.count - 1].range.upperBound)
+    }
+
+    /// `image` encoded alone with `config`, as a WebP file (`VP8 `, `VP8L`, or `VP8X`,
+    /// `ALPH` and `VP8 ` where lossy with alpha).
+    static func still(_ image: RGBAImage, frame: Int, config: inout WebPConfig, name: String) throws(CarouselError) -> [UInt8] {
+        var writer = WebPMemoryWriter()
+        WebPMemoryWriterInit(&writer)
+        defer { WebPMemoryWriterClear(&writer) }
+        let encoded = try withPicture(of: image, frame: frame, name: name) { picture in
+            picture.writer = WebPMemoryWrite
+            return withUnsafeMutablePointer(to: &writer) { pointer -> Bool in
+                picture.custom_ptr = UnsafeMutableRawPointer(pointer)
+                return WebPEncode(&config, &picture) != 0
+            }
         }
-        let body = 4 + head[0].range.count + head[1].range.count + frames.reduce(0) { $0 + $1.count }
-        var header: [UInt8] = Array("RIFF".utf8)
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: body).littleEndian) { header += $0 }
-        header += Array("WEBP".utf8)
-        header += first[head[0].range]
-        header[20] = flags
-        header += first[head[1].range]
-        return JoinedParts(parts: parts, header: header, frames: frames, riffSize: body)
+        guard encoded else { throw .output(name, "libwebp: cannot encode frame \(frame)") }
+        return Array(UnsafeRawBufferPointer(start: writer.mem, count: writer.size))
+    }
+
+    /// Runs `body` with `image`, timeline frame `frame`, as a picture libwebp takes (ARGB),
+    /// freed after.
+    static func withPicture<Result>(of image: RGBAImage, frame: Int, name: String,
+                                    _ body: (inout WebPPicture) -> Result) throws(CarouselError) -> Result {
+        var picture = WebPPicture()
+        guard carousel_webp_picture_init(&picture) != 0 else { throw .output(name, "libwebp: version mismatch") }
+        picture.width = Int32(image.width)
+        picture.height = Int32(image.height)
+        picture.use_argb = 1
+        let imported = image.pixels.withUnsafeBufferPointer { pixels in
+            WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
+        }
+        defer { WebPPictureFree(&picture) }
+        guard imported != 0 else { throw .output(name, "libwebp: cannot take frame \(frame)") }
+        return body(&picture)
+    }
+
+    /// An `ANMF` chunk showing the still image `still` over the whole canvas for `duration`
+    /// milliseconds, not blended and not disposed, as libwebp writes a key frame: the
+    /// image's chunks less its `VP8X`.
+    static func frameChunk(still: [UInt8], duration: Int, width: Int, height: Int, name: String) throws(CarouselError) -> [UInt8] {
+        let parsed = still.withUnsafeBytes { chunks($0) }
+        guard let parsed, let image = parsed.last, ["VP8 ", "VP8L"].contains(image.fourCC) else {
+            throw .output(name, "libwebp: cannot encode a frame as a still image")
+        }
+        let body = parsed.filter { $0.fourCC == "ALPH" || $0.fourCC == "VP8 " || $0.fourCC == "VP8L" }
+        var payload: [UInt8] = []
+        func put24(_ value: Int) { payload += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
+        put24(0)
+        put24(0)
+        put24(width - 1)
+        put24(height - 1)
+        put24(duration)
+        payload.append(0x02)  // blending: do not blend; disposal: none
+        for chunk in body { payload += still[chunk.range] }
+        return Array("ANMF".utf8) + littleEndian32(payload.count) + payload
+    }
+
+    /// `value`'s low 32 bits, least significant byte first.
+    static func littleEndian32(_ value: Int) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 
     /// The largest RIFF size a WebP file may give (libwebp's `MAX_CHUNK_PAYLOAD`, 2^32 - 10).
     static let maximumRIFFSize = Int(UInt32.max) - 9
-
-    /// An animated WebP made of parts (``joined(_:)``), written a chunk at a time from the
-    /// parts themselves.
-    struct JoinedParts {
-        /// The parts, each a file, alive while this is written.
-        let parts: [UnsafeRawBufferPointer]
-        /// The RIFF header, `VP8X` and `ANIM`.
-        let header: [UInt8]
-        /// Where each part's frame chunks lie in it, one after another.
-        let frames: [Range<Int>]
-        /// The RIFF header's size: the file's bytes after the first eight. Past
-        /// ``WebPEncoder/maximumRIFFSize`` the file cannot be written.
-        let riffSize: Int
-
-        /// Writes the file, with the alpha flag set where a frame is `translucent`.
-        func write(to sink: any ByteSink, translucent: Bool) throws(CarouselError) {
-            var header = header
-            if translucent { header[20] |= WebPEncoder.alphaFlag }
-            try sink.write(header)
-            for (part, range) in zip(parts, frames) {
-                try sink.write(UnsafeRawBufferPointer(rebasing: part[range]))
-            }
-        }
-    }
 
     /// The chunks of a WebP file after its RIFF header, each with its padding, or nil where
     /// the file is not a whole RIFF of them.
@@ -254,6 +326,101 @@ public struct WebPEncoder: AnimationEncoder {
     }
 }
 
+/// Joins the frame chunks of an animation's parts into one file: the first part's `VP8X`
+/// (its flags taking every part's) and `ANIM` chunks, then every part's `ANMF` frame chunks
+/// in order, in one RIFF. On a sink that can write over what it wrote (the temporary file an
+/// output is written to, or memory), a part's frame chunks are written as it comes, and the
+/// RIFF size and the flags are set at the end, so each part is freed before the next is
+/// assembled; on standard output, a pipe or a device, whose file starts with the RIFF size,
+/// the frame chunks are kept until it is known.
+final class PartJoiner {
+    private let sink: any ByteSink
+    private let rewritable: (any RewritableSink)?
+    private let name: String
+    /// The RIFF header, `VP8X` and `ANIM`; the RIFF size and flags set at the end.
+    private var header: [UInt8]
+    /// Whether a part has come, and with it the header.
+    private var started = false
+    /// Where the file starts on a sink written over.
+    private var base = 0
+    /// The frame chunks' bytes so far.
+    private var frameBytes = 0
+    /// Frame chunks waiting for the RIFF size, on a sink that cannot be written over.
+    private var held: [[UInt8]] = []
+
+    /// A joiner writing to `sink`; its header, until a part gives libwebp's, is made for a
+    /// canvas of `width` by `height` with `options`' background colour and loop count, as
+    /// libwebp writes them.
+    init(sink: any ByteSink, width: Int, height: Int, options: WebPAnimEncoderOptions, name: String) {
+        self.sink = sink
+        if let sink = sink as? any RewritableSink, sink.canRewrite { rewritable = sink } else { rewritable = nil }
+        self.name = name
+        header = PartJoiner.header(width: width, height: height, options: options)
+    }
+
+    /// The RIFF header (its size left 0), `VP8X` with the animation flag, and `ANIM`, as
+    /// libwebp writes them.
+    static func header(width: Int, height: Int, options: WebPAnimEncoderOptions) -> [UInt8] {
+        func le24(_ value: Int) -> [UInt8] { Array(WebPEncoder.littleEndian32(value).prefix(3)) }
+        let vp8x: [UInt8] = Array("VP8X".utf8) + WebPEncoder.littleEndian32(10) + [0x02, 0, 0, 0] + le24(width - 1) + le24(height - 1)
+        let loop = Int(options.anim_params.loop_count)
+        let anim: [UInt8] = Array("ANIM".utf8) + WebPEncoder.littleEndian32(6) + WebPEncoder.littleEndian32(Int(options.anim_params.bgcolor))
+            + [UInt8(loop & 0xFF), UInt8(loop >> 8 & 0xFF)]
+        return Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + vp8x + anim
+    }
+
+    /// Adds a part libwebp assembled as an animation (``WebPEncoder/animation(_:)``): its
+    /// frame chunks, and its header where it is the first.
+    func add(_ animation: (head: Range<Int>, frames: Range<Int>), of file: UnsafeRawBufferPointer) throws(CarouselError) {
+        if !started { header = Array(header[..<12]) + file[animation.head] }
+        let flags = file[animation.head.lowerBound + 8]
+        try start()
+        header[20] |= flags
+        try append(UnsafeRawBufferPointer(rebasing: file[animation.frames]))
+    }
+
+    /// Adds one frame chunk.
+    func add(_ frame: [UInt8]) throws(CarouselError) {
+        try start()
+        let result: Result<Void, CarouselError> = frame.withUnsafeBytes { raw in
+            Result { () throws(CarouselError) in try append(raw) }
+        }
+        try result.get()
+    }
+
+    private func start() throws(CarouselError) {
+        guard !started else { return }
+        started = true
+        if let rewritable {
+            base = rewritable.written
+            try sink.write(header)
+        }
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+        frameBytes += bytes.count
+        guard header.count - 8 + frameBytes <= WebPEncoder.maximumRIFFSize else {
+            throw .output(name, "the animation would pass the 4 GiB a WebP file holds")
+        }
+        if rewritable != nil { try sink.write(bytes) } else { held.append(Array(bytes)) }
+    }
+
+    /// Sets the RIFF size and the flags, with the alpha flag where a frame is `translucent`,
+    /// and writes what waited for them.
+    func finish(translucent: Bool) throws(CarouselError) {
+        if translucent { header[20] |= WebPEncoder.alphaFlag }
+        header.replaceSubrange(4..<8, with: WebPEncoder.littleEndian32(header.count - 8 + frameBytes))
+        if let rewritable {
+            try rewritable.rewrite(Array(header[4..<8]), at: base + 4)
+            try rewritable.rewrite([header[20]], at: base + 20)
+            return
+        }
+        try sink.write(header)
+        for frames in held { try sink.write(frames) }
+        held.removeAll()
+    }
+}
+
 /// One of libwebp's animation encoders, deleted with it: one part of a WebP.
 private final class AnimationPart {
     private let encoder: OpaquePointer
@@ -272,19 +439,10 @@ private final class AnimationPart {
 
     /// Adds `image`, timeline frame `frame`, shown from `milliseconds`.
     func add(_ image: RGBAImage, at milliseconds: Int, config: inout WebPConfig, frame: Int, name: String) throws(CarouselError) {
-        var picture = WebPPicture()
-        guard carousel_webp_picture_init(&picture) != 0 else { throw .output(name, "libwebp: version mismatch") }
-        picture.width = Int32(image.width)
-        picture.height = Int32(image.height)
-        picture.use_argb = 1
-        let imported = image.pixels.withUnsafeBufferPointer { pixels in
-            WebPPictureImportRGBA(&picture, pixels.baseAddress, Int32(image.width * 4))
+        let added = try WebPEncoder.withPicture(of: image, frame: frame, name: name) { picture in
+            WebPAnimEncoderAdd(encoder, &picture, Int32(milliseconds), &config) != 0
         }
-        defer { WebPPictureFree(&picture) }
-        guard imported != 0 else { throw .output(name, "libwebp: cannot take frame \(frame)") }
-        guard WebPAnimEncoderAdd(encoder, &picture, Int32(milliseconds), &config) != 0 else {
-            throw .output(name, "libwebp: \(String(cString: WebPAnimEncoderGetError(encoder)))")
-        }
+        guard added else { throw .output(name, "libwebp: \(String(cString: WebPAnimEncoderGetError(encoder)))") }
         frames += 1
     }
 
