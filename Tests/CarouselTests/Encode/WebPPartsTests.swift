@@ -96,8 +96,9 @@ struct WebPPartsTests {
 
     /// A sink that can write over what it wrote (memory, an output's temporary file) gets
     /// each part's frames as the part comes, and the RIFF size and flags at the end; one that
-    /// cannot (a pipe) gets them all at the end. The same bytes either way, and through the
-    /// temporary file an output is written to, with alpha in a later part too.
+    /// cannot (a pipe) gets them all at the end, kept in memory or, past a limit, in a
+    /// temporary file. The same bytes every way, and through the temporary file an output is
+    /// written to, with alpha in a later part too.
     @Test(arguments: [false, true])
     func partsStreamedOrHeldAreTheSameFile(lossless: Bool) throws {
         var options = try FormatTests.carousel().options
@@ -111,8 +112,16 @@ struct WebPPartsTests {
             let memory = MemorySink(), appendOnly = AppendOnlySink()
             let report = try encoder.encodeReporting(carousel.plan(), to: memory, name: "<memory>")
             #expect(report.parts > 2)
-            try carousel.write(with: encoder, to: appendOnly, name: "<pipe>")
+            #expect(try encoder.encodeReporting(carousel.plan(), to: appendOnly, name: "<pipe>").spilled == false)
             #expect(memory.data == appendOnly.data)
+            // Past the bytes that wait in memory, frame chunks wait in a temporary file.
+            for limit in [0, 300] {
+                var spilling = encoder
+                spilling.heldInMemory = limit
+                let waited = AppendOnlySink()
+                #expect(try spilling.encodeReporting(carousel.plan(), to: waited, name: "<pipe>").spilled)
+                #expect(waited.data == memory.data, "held in memory up to \(limit) bytes")
+            }
             let size = memory.data[4..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
             #expect(size == memory.data.count - 8)
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-webp-parts-\(UUID().uuidString)")

@@ -4,6 +4,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Animated WebP through libwebp's `WebPAnimEncoder` (spec section 5b): lossy at
 /// ``quality`` with sharp RGB-to-YUV conversion, or lossless.
@@ -132,6 +137,11 @@ public struct WebPEncoder: AnimationEncoder {
     /// The pixels of a part's frames, at most (``defaultPixelsPerPart``; tests make it small).
     var pixelsPerPart = WebPEncoder.defaultPixelsPerPart
 
+    /// The bytes of frame chunks that wait in memory for the file's size, on an output that
+    /// cannot be written over (standard output, a pipe); past them they wait in a temporary
+    /// file (tests make it small).
+    var heldInMemory = 4 << 20
+
     /// How many frames of `width` by `height` a part takes.
     func partFrames(width: Int, height: Int) -> Int {
         min(framesPerPart, max(WebPEncoder.leastFramesPerPart, pixelsPerPart / max(1, width * height)))
@@ -142,6 +152,8 @@ public struct WebPEncoder: AnimationEncoder {
     struct PartsReport: Equatable {
         var parts = 0
         var stillParts = 0
+        /// Whether frame chunks waited in a temporary file.
+        var spilled = false
     }
 
     /// Encodes the animation in parts of at most ``partFrames(width:height:)`` frames, one
@@ -165,7 +177,8 @@ public struct WebPEncoder: AnimationEncoder {
                 return
             }
             if joiner == nil {
-                joiner = PartJoiner(sink: sink, width: plan.width, height: plan.height, options: options, name: name)
+                joiner = PartJoiner(sink: sink, width: plan.width, height: plan.height, options: options,
+                                    memoryLimit: heldInMemory, name: name)
             }
             if let animation = WebPEncoder.animation(part.bytes) {
                 try joiner!.add(animation, of: part.bytes)
@@ -181,7 +194,10 @@ public struct WebPEncoder: AnimationEncoder {
                 try joiner!.add(WebPEncoder.frameChunk(still: still, duration: end - start, width: plan.width, height: plan.height,
                                                        name: name))
             }
-            if last { try joiner!.finish(translucent: translucent) }
+            if last {
+                try joiner!.finish(translucent: translucent)
+                report.spilled = joiner!.spilled
+            }
         }
         let partFrames = partFrames(width: plan.width, height: plan.height)
         var part: AnimationPart! = try AnimationPart(width: plan.width, height: plan.height, options: options, name: name)
@@ -332,7 +348,10 @@ public struct WebPEncoder: AnimationEncoder {
 /// output is written to, or memory), a part's frame chunks are written as it comes, and the
 /// RIFF size and the flags are set at the end, so each part is freed before the next is
 /// assembled; on standard output, a pipe or a device, whose file starts with the RIFF size,
-/// the frame chunks are kept until it is known.
+/// the frame chunks wait until it is known: in memory up to ``WebPEncoder/heldInMemory``
+/// bytes, then in a temporary file in `TMPDIR` or `/tmp`, removed from its folder as soon as
+/// it is made, so nothing is left behind however the run ends (in memory still where no
+/// such file can be made).
 final class PartJoiner {
     private let sink: any ByteSink
     private let rewritable: (any RewritableSink)?
@@ -345,14 +364,22 @@ final class PartJoiner {
     private var base = 0
     /// The frame chunks' bytes so far.
     private var frameBytes = 0
-    /// Frame chunks waiting for the RIFF size, on a sink that cannot be written over.
+    /// Frame chunks waiting for the RIFF size in memory, on a sink that cannot be written over.
     private var held: [[UInt8]] = []
+    /// The bytes of frame chunks that may wait in memory.
+    private let memoryLimit: Int
+    /// The temporary file frame chunks wait in past ``memoryLimit``, or -1.
+    private var spill: Int32 = -1
+    /// Whether frame chunks passed ``memoryLimit``, and went to a temporary file where one
+    /// could be made (for tests).
+    private(set) var spilled = false
 
     /// A joiner writing to `sink`; its header, until a part gives libwebp's, is made for a
     /// canvas of `width` by `height` with `options`' background colour and loop count, as
     /// libwebp writes them.
-    init(sink: any ByteSink, width: Int, height: Int, options: WebPAnimEncoderOptions, name: String) {
+    init(sink: any ByteSink, width: Int, height: Int, options: WebPAnimEncoderOptions, memoryLimit: Int, name: String) {
         self.sink = sink
+        self.memoryLimit = memoryLimit
         if let sink = sink as? any RewritableSink, sink.canRewrite { rewritable = sink } else { rewritable = nil }
         self.name = name
         header = PartJoiner.header(width: width, height: height, options: options)
@@ -402,7 +429,47 @@ final class PartJoiner {
         guard header.count - 8 + frameBytes <= WebPEncoder.maximumRIFFSize else {
             throw .output(name, "the animation would pass the 4 GiB a WebP file holds")
         }
-        if rewritable != nil { try sink.write(bytes) } else { held.append(Array(bytes)) }
+        if rewritable != nil { try sink.write(bytes) } else { try hold(bytes) }
+    }
+
+    deinit { if spill >= 0 { close(spill) } }
+
+    /// Keeps `bytes` for the end: in memory, or past ``memoryLimit`` in the temporary file,
+    /// where what waited in memory goes first.
+    private func hold(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
+        // Where no temporary file can be made, the frame chunks stay in memory.
+        if spill < 0 && !spilled && frameBytes > memoryLimit {
+            spilled = true
+            if let (fd, folder) = PartJoiner.unlinkedTemporary() {
+                spill = fd
+                spillName = "\(name): the frames waiting in \(folder)"
+                for frames in held { try spillSink.write(frames) }
+                held.removeAll()
+            }
+        }
+        if spill >= 0 { try spillSink.write(bytes) } else { held.append(Array(bytes)) }
+    }
+
+    private var spillSink: FileDescriptorSink { FileDescriptorSink(fd: spill, name: spillName) }
+    /// The temporary file, in errors.
+    private var spillName = ""
+
+    /// A new file in `TMPDIR` (or `/tmp`), open to read and write and already removed from
+    /// the folder, so it goes when it is closed or the process ends; nil where none can be made.
+    static func unlinkedTemporary() -> (fd: Int32, folder: String)? {
+        var folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+        if folder.isEmpty { folder = "/tmp" }
+        var fd: Int32 = -1
+        let path = TemporaryFiles.make(isFolder: false) { () -> String? in
+            var template = Array((folder + "/.carousel-webp-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return nil }
+            return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard let path else { return nil }
+        unlink(path)
+        TemporaryFiles.unregister(path)
+        return (fd, folder)
     }
 
     /// Sets the RIFF size and the flags, with the alpha flag where a frame is `translucent`,
@@ -418,6 +485,17 @@ final class PartJoiner {
         try sink.write(header)
         for frames in held { try sink.write(frames) }
         held.removeAll()
+        guard spill >= 0 else { return }
+        guard lseek(spill, 0, SEEK_SET) == 0 else { throw .output(spillName, FileErrors.posixReason(errno)) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var left = frameBytes
+        while left > 0 {
+            let n = buffer.withUnsafeMutableBytes { read(spill, $0.baseAddress!, min($0.count, left)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw .output(spillName, n < 0 ? FileErrors.posixReason(errno) : "ended before its frames did") }
+            try sink.write(Array(buffer[..<n]))
+            left -= n
+        }
     }
 }
 
