@@ -137,7 +137,8 @@ struct WebPPartsTests {
     }
 
     /// The header made for a file whose first part came as a still image is the one libwebp
-    /// writes: the canvas, background colour and loop count.
+    /// writes: the canvas, background colour and loop count, for the encoder's two
+    /// background colours and for one whose bytes differ.
     @Test func madeHeaderIsLibwebps() throws {
         for (loop, background) in [(LoopMode.forever, RGBA.white), (LoopMode.plays(3)!, RGBA(r: 0, g: 0, b: 0, a: 0))] {
             var options = try FormatTests.carousel().options
@@ -159,6 +160,32 @@ struct WebPPartsTests {
             libwebps[20] &= ~WebPEncoder.alphaFlag
             #expect(made == libwebps, "loop \(loop)")
         }
+        // A colour whose bytes differ, and an odd canvas, straight through libwebp.
+        var animOptions = WebPAnimEncoderOptions()
+        try #require(carousel_webp_anim_encoder_options_init(&animOptions) != 0)
+        animOptions.anim_params.bgcolor = 0x1122_3344
+        animOptions.anim_params.loop_count = 517
+        let encoder = try #require(carousel_webp_anim_encoder_new(37, 23, &animOptions))
+        defer { WebPAnimEncoderDelete(encoder) }
+        var config = WebPConfig()
+        try #require(carousel_webp_config_init(&config) != 0)
+        config.lossless = 1
+        for (k, grey) in [UInt8(40), 200].enumerated() {
+            let image = RGBAImage(width: 37, height: 23, fill: RGBA(r: grey, g: grey, b: grey))
+            let added = try WebPEncoder.withPicture(of: image, frame: k, name: "m") { picture in
+                WebPAnimEncoderAdd(encoder, &picture, Int32(100 * k), &config) != 0
+            }
+            try #require(added)
+        }
+        try #require(WebPAnimEncoderAdd(encoder, nil, 200, nil) != 0)
+        var data = WebPData()
+        try #require(WebPAnimEncoderAssemble(encoder, &data) != 0)
+        defer { WebPDataClear(&data) }
+        let file = [UInt8](UnsafeRawBufferPointer(start: data.bytes, count: data.size))
+        let head = try #require(file.withUnsafeBytes { WebPEncoder.animation($0) }?.head)
+        var libwebps = Array(file[..<head.upperBound])
+        libwebps.replaceSubrange(4..<8, with: [0, 0, 0, 0])
+        #expect(PartJoiner.header(width: 37, height: 23, options: animOptions) == libwebps)
     }
 
     /// libwebp writes a part as a still image where every frame after its first is within
