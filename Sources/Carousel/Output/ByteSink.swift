@@ -70,7 +70,8 @@ public final class MemorySink: ByteSink, RewritableSink {
 /// Writes to an open file descriptor (a temporary file, or standard output).
 public final class FileDescriptorSink: ByteSink, RewritableSink {
     private let fd: Int32
-    private let name: String
+    /// The output's name in errors.
+    let name: String
     /// Bytes written so far.
     public private(set) var count = 0
     /// Whether `fd` is a new file of the run's own, written from its start and not to

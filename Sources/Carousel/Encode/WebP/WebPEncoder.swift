@@ -287,21 +287,17 @@ public struct WebPEncoder: AnimationEncoder {
             throw .output(name, "libwebp: cannot encode a frame as a still image")
         }
         let body = parsed.filter { $0.fourCC == "ALPH" || $0.fourCC == "VP8 " || $0.fourCC == "VP8L" }
-        var payload: [UInt8] = []
-        func put24(_ value: Int) { payload += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
-        put24(0)
-        put24(0)
-        put24(width - 1)
-        put24(height - 1)
-        put24(duration)
-        payload.append(0x02)  // blending: do not blend; disposal: none
+        // Offset 0, 0; width and height less one; the duration; blending: do not blend;
+        // disposal: none.
+        let fields: [Int] = [0, 0, width - 1, height - 1, duration]
+        var payload: [UInt8] = fields.flatMap { littleEndian($0, bytes: 3) } + [0x02]
         for chunk in body { payload += still[chunk.range] }
-        return Array("ANMF".utf8) + littleEndian32(payload.count) + payload
+        return Array("ANMF".utf8) + littleEndian(payload.count, bytes: 4) + payload
     }
 
-    /// `value`'s low 32 bits, least significant byte first.
-    static func littleEndian32(_ value: Int) -> [UInt8] {
-        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    /// `value`'s low `bytes` bytes, least significant first.
+    static func littleEndian(_ value: Int, bytes: Int) -> [UInt8] {
+        (0..<bytes).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
     }
 
     /// The largest RIFF size a WebP file may give (libwebp's `MAX_CHUNK_PAYLOAD`, 2^32 - 10).
@@ -368,8 +364,9 @@ final class PartJoiner {
     private var held: [[UInt8]] = []
     /// The bytes of frame chunks that may wait in memory.
     private let memoryLimit: Int
-    /// The temporary file frame chunks wait in past ``memoryLimit``, or -1.
-    private var spill: Int32 = -1
+    /// The temporary file frame chunks wait in past ``memoryLimit``, and a sink over it
+    /// named for errors.
+    private var spill: (fd: Int32, sink: FileDescriptorSink)?
     /// Whether frame chunks passed ``memoryLimit``, and went to a temporary file where one
     /// could be made (for tests).
     private(set) var spilled = false
@@ -388,11 +385,9 @@ final class PartJoiner {
     /// The RIFF header (its size left 0), `VP8X` with the animation flag, and `ANIM`, as
     /// libwebp writes them.
     static func header(width: Int, height: Int, options: WebPAnimEncoderOptions) -> [UInt8] {
-        func le24(_ value: Int) -> [UInt8] { Array(WebPEncoder.littleEndian32(value).prefix(3)) }
-        let vp8x: [UInt8] = Array("VP8X".utf8) + WebPEncoder.littleEndian32(10) + [0x02, 0, 0, 0] + le24(width - 1) + le24(height - 1)
-        let loop = Int(options.anim_params.loop_count)
-        let anim: [UInt8] = Array("ANIM".utf8) + WebPEncoder.littleEndian32(6) + WebPEncoder.littleEndian32(Int(options.anim_params.bgcolor))
-            + [UInt8(loop & 0xFF), UInt8(loop >> 8 & 0xFF)]
+        let le = WebPEncoder.littleEndian
+        let vp8x = Array("VP8X".utf8) + le(10, 4) + [0x02, 0, 0, 0] + le(width - 1, 3) + le(height - 1, 3)
+        let anim = Array("ANIM".utf8) + le(6, 4) + le(Int(options.anim_params.bgcolor), 4) + le(Int(options.anim_params.loop_count), 2)
         return Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + vp8x + anim
     }
 
@@ -432,27 +427,23 @@ final class PartJoiner {
         if rewritable != nil { try sink.write(bytes) } else { try hold(bytes) }
     }
 
-    deinit { if spill >= 0 { close(spill) } }
+    deinit { if let spill { close(spill.fd) } }
 
     /// Keeps `bytes` for the end: in memory, or past ``memoryLimit`` in the temporary file,
     /// where what waited in memory goes first.
     private func hold(_ bytes: UnsafeRawBufferPointer) throws(CarouselError) {
         // Where no temporary file can be made, the frame chunks stay in memory.
-        if spill < 0 && !spilled && frameBytes > memoryLimit {
+        if !spilled && frameBytes > memoryLimit {
             spilled = true
             if let (fd, folder) = PartJoiner.unlinkedTemporary() {
-                spill = fd
-                spillName = "\(name): the frames waiting in \(folder)"
-                for frames in held { try spillSink.write(frames) }
+                let sink = FileDescriptorSink(fd: fd, name: "\(name): the frames waiting in \(folder)")
+                spill = (fd, sink)
+                for frames in held { try sink.write(frames) }
                 held.removeAll()
             }
         }
-        if spill >= 0 { try spillSink.write(bytes) } else { held.append(Array(bytes)) }
+        if let spill { try spill.sink.write(bytes) } else { held.append(Array(bytes)) }
     }
-
-    private var spillSink: FileDescriptorSink { FileDescriptorSink(fd: spill, name: spillName) }
-    /// The temporary file, in errors.
-    private var spillName = ""
 
     /// A new file in `TMPDIR` (or `/tmp`), open to read and write and already removed from
     /// the folder, so it goes when it is closed or the process ends; nil where none can be made.
@@ -464,6 +455,7 @@ final class PartJoiner {
             var template = Array((folder + "/.carousel-webp-XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { return nil }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         guard let path else { return nil }
@@ -476,7 +468,7 @@ final class PartJoiner {
     /// and writes what waited for them.
     func finish(translucent: Bool) throws(CarouselError) {
         if translucent { header[20] |= WebPEncoder.alphaFlag }
-        header.replaceSubrange(4..<8, with: WebPEncoder.littleEndian32(header.count - 8 + frameBytes))
+        header.replaceSubrange(4..<8, with: WebPEncoder.littleEndian(header.count - 8 + frameBytes, bytes: 4))
         if let rewritable {
             try rewritable.rewrite(Array(header[4..<8]), at: base + 4)
             try rewritable.rewrite([header[20]], at: base + 20)
@@ -485,12 +477,13 @@ final class PartJoiner {
         try sink.write(header)
         for frames in held { try sink.write(frames) }
         held.removeAll()
-        guard spill >= 0 else { return }
-        guard lseek(spill, 0, SEEK_SET) == 0 else { throw .output(spillName, FileErrors.posixReason(errno)) }
+        guard let spill else { return }
+        let spillName = spill.sink.name
+        guard lseek(spill.fd, 0, SEEK_SET) == 0 else { throw .output(spillName, FileErrors.posixReason(errno)) }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var left = frameBytes
         while left > 0 {
-            let n = buffer.withUnsafeMutableBytes { read(spill, $0.baseAddress!, min($0.count, left)) }
+            let n = buffer.withUnsafeMutableBytes { read(spill.fd, $0.baseAddress!, min($0.count, left)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw .output(spillName, n < 0 ? FileErrors.posixReason(errno) : "ended before its frames did") }
             try sink.write(Array(buffer[..<n]))
