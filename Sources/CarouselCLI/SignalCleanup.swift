@@ -12,12 +12,12 @@ import Darwin
 
 /// Removes the output's temporary file or folder when a signal ends the run (spec section 5c).
 ///
-/// SIGINT, SIGTERM and SIGHUP are taken on a thread of their own, away from the frames being
-/// made: the temporaries are removed and the process exits with 128 + the signal
-/// (130, 143, 129), or with 0 where the output was already in place (a signal while the
-/// previous frames folder is being removed). A crash signal removes them with
-/// async-signal-safe calls and then goes on to the handler that was there before (Swift's
-/// crash report).
+/// SIGINT, SIGTERM, SIGHUP and the other signals of ``EndingSignals`` are taken on a thread of
+/// their own, away from the frames being made: the temporaries are removed and the process
+/// exits with 128 + the signal (130, 143, 129 for the first three), or with 0 where the
+/// output was already in place (a signal while the previous frames folder is being removed).
+/// A crash signal (and SIGSYS, a system call refused) removes them with async-signal-safe
+/// calls and then goes on to the handler that was there before (Swift's crash report).
 #if os(Linux)
 /// The C `struct sigaction` (its name is also the function's).
 typealias SignalAction = Glibc.sigaction
@@ -58,7 +58,7 @@ enum SignalCleanup {
 
     /// Installs the handlers; call once, before any output is written and any thread started.
     static func install() {
-        // The three signals are blocked here, before any other thread starts, so every
+        // The ending signals are blocked here, before any other thread starts, so every
         // thread inherits the mask and they wait for the thread of their own that takes
         // them with `sigwait`. That thread is started now, while one can be had: Dispatch's
         // signal sources, used before, needed a thread of its pool when the run began, and
@@ -101,8 +101,8 @@ enum SignalCleanup {
         cleanup.unlock()
     }
 
-    /// The thread that takes SIGINT, SIGTERM and SIGHUP: the temporaries are removed and the
-    /// process exits with 128 + the signal (130, 143, 129), or with 0 where the output was
+    /// The thread that takes the ending signals: the temporaries are removed and the
+    /// process exits with 128 + the signal (130, 143, 129 for SIGINT, SIGTERM, SIGHUP), or with 0 where the output was
     /// already in place (a signal while the previous frames folder is being removed).
     private static func waitForEndingSignal() {
         var ending = EndingSignals.set
@@ -116,7 +116,7 @@ enum SignalCleanup {
     #if os(Linux) || canImport(Darwin)
     private static func installCrashHandlers() {
         TemporaryFiles.prepareForCrashCleanup()
-        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT] {
+        for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS] {
             var action = SignalAction()
             var previous = SignalAction()
             action.handler = { number, info, context in

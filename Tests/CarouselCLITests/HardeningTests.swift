@@ -242,6 +242,29 @@ struct HardeningTests {
         #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
     }
 
+    /// A picture whose pixels the run cannot hold (8192x8192, within the size cap: 256 MiB of
+    /// RGBA, under a 300 MB address-space limit) is refused in one line naming it, before
+    /// its pixels are read: `malloc` is asked first. Before, the run ended with `Fatal error:
+    /// failed to allocate 268435488 bytes` and a backtrace (exit 134).
+    @Test(.enabled(if: EcosystemTests.onLinux && CLI.hasBash, "ulimit -v limits the address space on Linux; needs /bin/bash"))
+    func aPictureLargerThanMemoryIsRefusedInALine() throws {
+        let w = try Self.workspace()
+        defer { w.remove() }
+        // 1-bit grey, every row blank, in stored deflate blocks: an 8.4 MB file.
+        let side = 8192
+        var ihdr = PNGBytes.be32(side)
+        ihdr.append(PNGBytes.be32(side))
+        ihdr.append(contentsOf: [1, 0, 0, 0, 0])
+        let rows = Data(count: (1 + side / 8) * side)
+        try PNGBytes.file([("IHDR", ihdr), ("IDAT", PNGBytes.zlibStored(rows)), ("IEND", Data())]).write(to: w.url.appendingPathComponent("big.png"))
+        for command in ["frame imgs big.png --at 0 -o out.png", "render imgs big.png -o out.gif"] {
+            let run = try CLI.run(shell: "ulimit -v 300000; exec \"$0\" \(command) --size 32x18 --quiet", with: "/bin/bash", in: w.url)
+            #expect(run.status == 1, "\(command): \(run.stderr)")
+            #expect(run.stderr == "error: big.png: its 8192x8192 pixels take 256 MiB, more than this run can hold in memory\n")
+        }
+        #expect(!w.exists("out.png") && !w.exists("out.gif") && w.leftovers.isEmpty)
+    }
+
     /// Whether a thread's stack may be set far past the address space (`ulimit -s` under
     /// the hard limit), which makes every thread the run would start fail to start.
     static var stackLimitMayGrow: Bool {
@@ -670,6 +693,50 @@ struct HardeningTests {
         }
     }
 
+    /// An output file this user may not write (read-only to them) is refused before anything
+    /// is written, as `>` refuses it, though the rename that puts a new file in place would
+    /// replace it; and so is a file marked immutable (even for root). Before, a read-only file
+    /// was replaced, and an immutable one failed with `permission denied` after the render.
+    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                   "runs carousel as nobody: needs root and setpriv"))
+    func fileThisUserMayNotWriteIsRefusedFirst() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let binary = try #require(CLI.binary)
+        func asNobody(_ arguments: [String]) throws -> CLI.Result {
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                               ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: w.url)
+        }
+        guard try asNobody(["--version"]).status == 0 else {
+            print("skipped: nobody cannot run \(binary.path) here (a folder on its way is closed to other users)")
+            return
+        }
+        chmod(w.url.path, 0o777)
+        for (name, command) in [("kept.gif", ["render", "imgs", "--hold", "0.2"]), ("kept.png", ["frame", "imgs", "--at", "0"])] {
+            try Data("kept".utf8).write(to: w.url.appendingPathComponent(name))
+            chown(w.path(name), 65534, 65534)
+            chmod(w.path(name), 0o444)
+            let result = try asNobody(command + ["-o", name, "--quiet"])
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: \(name): cannot replace it: permission denied (the file is read-only to this user)\n")
+            #expect(w.data(name) == Data("kept".utf8) && w.leftovers.isEmpty, "\(w.leftovers)")
+            // Writable again, it is replaced.
+            chmod(w.path(name), 0o644)
+            #expect(try asNobody(command + ["-o", name, "--quiet"]).status == 0)
+        }
+        guard Self.canMakeImmutable else {
+            print("skipped: the immutable file (chattr +i needs root and a file system with the attribute)")
+            return
+        }
+        try Self.withAttribute("i", on: "kept.gif", in: w) {
+            let before = w.data("kept.gif")
+            let result = try CLI.run(["render", "imgs", "--hold", "0.3", "-o", "kept.gif", "--quiet"], in: w.url)
+            #expect(result.status == 1)
+            #expect(result.stderr == "error: kept.gif: cannot replace it: the file is marked immutable or append-only\n")
+            #expect(w.data("kept.gif") == before && w.leftovers.isEmpty, "\(w.leftovers)")
+        }
+    }
+
     /// A signal while a frames folder replaces an existing one, once the existing one is set
     /// aside (`.out.XXXXXX.old`) and while it is being removed, leaves the new folder whole
     /// and nothing beside it: the folder set aside is the signal's to remove too. The new
@@ -788,8 +855,12 @@ struct HardeningTests {
         return process
     }
 
-    /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129.
-    @Test(SlowTests.rendersAtLength, arguments: [(SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames")])
+    /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129;
+    /// so do the other signals that end a process without a crash, with 128 + the signal.
+    @Test(SlowTests.rendersAtLength, arguments: [
+        (SIGINT, "render"), (SIGTERM, "frames"), (SIGHUP, "render"), (SIGINT, "frames"),
+        (SIGQUIT, "render"), (SIGXCPU, "frames"), (SIGALRM, "render"), (SIGUSR1, "render"), (SIGUSR2, "frames"),
+    ])
     func signalsCleanUp(_ signalNumber: Int32, _ command: String) throws {
         let w = try Workspace()
         defer { w.remove() }

@@ -14,7 +14,8 @@ import Darwin
 /// - A regular file or a new path: written to a temporary file beside it, created with
 ///   `O_CREAT | O_EXCL` and mode 0666 (the process umask applies, which is never
 ///   changed), and renamed into place when complete. An existing file keeps its
-///   permission bits. On failure the temporary file is removed and the target is untouched.
+///   permission bits; one this user may not write, or one marked immutable or
+///   append-only, is refused before anything is written. On failure the temporary file is removed and the target is untouched.
 ///   The file is not flushed to the disk (`fsync`) before the rename, as with ffmpeg,
 ///   gifsicle and pngquant: a failed run cannot leave a partial file, and the file
 ///   system writes the finished file back in its own time. A flush cost 8 to 10 ms of a
@@ -59,6 +60,15 @@ public enum AtomicOutput {
             if kind != S_IFREG || isDescriptorPath(path) || isDescriptorPath(target) {
                 try writeDirectly(to: target, name: path, body)
                 return
+            }
+            // A file this user may not write is refused, as `>` and ffmpeg refuse it, though
+            // the rename that puts the new file in place would replace it: a file made
+            // read-only is being kept.
+            if access(target, W_OK) != 0, errno == EACCES {
+                throw .output(path, "cannot replace it: permission denied (the file is read-only to this user)")
+            }
+            if isMarkedUnremovable(target, info) {
+                throw .output(path, "cannot replace it: the file is marked immutable or append-only")
             }
         }
         let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil

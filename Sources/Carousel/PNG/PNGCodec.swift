@@ -131,6 +131,10 @@ public enum PNGCodec {
             if let defect = PNGChunks.defect(in: raw) { throw .invalid(file: name, reason: defect) }
             image.flags |= carousel_png_flag_16bit_srgb
             image.format = carousel_png_format_rgba
+            guard POSIX.canAllocate(width * height * 4) else {
+                throw .invalid(file: name, reason: "its \(width)x\(height) pixels take \(POSIX.mebibytes(width * height * 4)), "
+                               + "more than this run can hold in memory")
+            }
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let finished = pixels.withUnsafeMutableBytes { buffer in
                 png_image_finish_read(&image, nil, buffer.baseAddress, Int32(width * 4), nil)

@@ -6,8 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// SIGINT, SIGTERM and SIGHUP: the signals that end a run of the command line with the
-/// output's temporaries removed (spec section 5c).
+/// The signals that end a run of the command line with the output's temporaries removed:
+/// SIGINT, SIGTERM and SIGHUP (spec section 5c), and the others that end a process and are
+/// not a crash: SIGQUIT (`Ctrl-\`, which the Swift runtime's crash handler otherwise takes,
+/// and the run went on), SIGXCPU (a CPU-time limit, `ulimit -t`), SIGALRM, SIGVTALRM, SIGUSR1
+/// and SIGUSR2. The run exits with 128 + the signal. (That handler suspends threads with
+/// SIGUSR1 or SIGUSR2 where a thread takes them, and otherwise with SIGPROF, left alone.)
 ///
 /// The command line takes them on a thread of its own. Where the system gives it none, a
 /// handler takes them on whichever thread they reach, and that handler may not take a lock.
@@ -15,9 +19,9 @@ import Darwin
 /// temporaries is made with them held back on the thread making it (``holding(_:)``): the
 /// handler then runs only between changes, never halfway through one.
 package enum EndingSignals {
-    package static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGVTALRM, SIGUSR1, SIGUSR2]
 
-    /// The three signals as a set.
+    /// The signals as a set.
     package static var set: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
@@ -25,7 +29,7 @@ package enum EndingSignals {
         return set
     }
 
-    /// Runs `body` with the three signals held back on this thread; one that comes meanwhile
+    /// Runs `body` with the signals held back on this thread; one that comes meanwhile
     /// is taken once the mask is back as it was.
     package static func holding<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         var ending = set, previous = sigset_t()
@@ -34,7 +38,7 @@ package enum EndingSignals {
         return try body()
     }
 
-    /// Whether this thread holds back all three signals.
+    /// Whether this thread holds back all of the signals.
     package static var areHeldBack: Bool {
         var mask = sigset_t()
         pthread_sigmask(SIG_BLOCK, nil, &mask)

@@ -55,3 +55,18 @@ enum POSIX {
     static let write = Darwin.write
     #endif
 }
+
+extension POSIX {
+    /// Whether `bytes` of memory can be had now: `malloc` says when it has none to give (a run
+    /// under an address-space limit, `ulimit -v`), where an array's allocation ends the run
+    /// with `Fatal error: failed to allocate` and a backtrace. The block is given back at
+    /// once; the allocation that follows takes its place.
+    static func canAllocate(_ bytes: Int) -> Bool {
+        guard let block = malloc(max(bytes, 1)) else { return false }
+        free(block)
+        return true
+    }
+
+    /// `bytes` in MiB, rounded up, for messages: `256 MiB`.
+    static func mebibytes(_ bytes: Int) -> String { "\((bytes + (1 << 20) - 1) >> 20) MiB" }
+}
