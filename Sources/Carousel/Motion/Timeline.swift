@@ -163,16 +163,31 @@ public struct Timeline: Equatable, Sendable {
     /// microseconds at the nearer one, so the time `frames.json` gives frame i, `i / fps` read
     /// back to the microsecond, is frame i's at every rate (at 7 fps frame 10 starts at
     /// 1.4285714… s, read as 1,428,571 µs, where `floor` gave frame 9).
+    ///
+    /// Times from 0 up to the later of the script's end and the last frame's end
+    /// (``shownLength(fps:)``) have a frame: `hold 1.6` at 1 fps makes two frames, and the
+    /// second is shown until 2 s, as a player shows it; `next 1.4` at 1 fps makes one, shown
+    /// at any time of the script. Other times throw ``CarouselError/timeOutsideTimeline(_:length:)``
+    /// with that bound.
     public func frameIndex(at time: MediaTime, fps: Int) throws(CarouselError) -> Int {
         let count = frameCount(fps: fps)
+        let end = shownLength(fps: fps)
         // A timeline shorter than half a frame has none (a `Carousel` refuses it; a `Timeline`
         // made alone may be one): no time has a frame, not even 0.
-        guard count > 0, time >= .zero, time < length || (count == 1 && time == .zero) else {
-            throw .timeOutsideTimeline(time, length: length)
+        guard count > 0, time >= .zero, time < end else {
+            throw .timeOutsideTimeline(time, length: end)
         }
         // The last i with round(i * 10^6 / fps) <= t: i * 10^6 / fps < t + 1/2, that is
         // 2 * 10^6 * i < (2t + 1) * fps, in whole numbers (t below 2^32 µs, fps at most 50).
         return min(count - 1, ((2 * time.microseconds + 1) * fps - 1) / 2_000_000)
+    }
+
+    /// The times that have a frame at `fps` end here: at the later of the script's end
+    /// (``length``) and the last frame's (``frameCount(fps:)`` / fps, to the microsecond,
+    /// half up). They differ by less than half a frame.
+    public func shownLength(fps: Int) -> MediaTime {
+        let frames = MediaTime(microseconds: (2 * frameCount(fps: fps) * 1_000_000 + fps) / (2 * fps))
+        return frames > length ? frames : length
     }
 
     /// The state of every frame at `fps` (1...50; other values trap, as in ``frameCount(fps:)``).

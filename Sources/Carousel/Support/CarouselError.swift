@@ -29,7 +29,9 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
     case configValue(file: String, key: OptionKey, reason: String)
     /// A script step is malformed or cannot run; payload: source, step number, line, the step as written, reason.
     case script(source: String, step: Int, line: Int, text: String, reason: String)
-    /// A time asked of the timeline lies outside it; payload: the time, the timeline's length.
+    /// A time asked of the timeline lies outside it; payload: the time, and where the times
+    /// that have a frame end (``Timeline/shownLength(fps:)``: the timeline's length, or the
+    /// last frame's end where that is later).
     case timeOutsideTimeline(MediaTime, length: MediaTime)
     /// The output could not be written; payload: path, reason.
     case output(String, String)
@@ -62,7 +64,7 @@ public enum CarouselError: Error, Equatable, Sendable, CustomStringConvertible {
             let place = line == 0 ? "step \(step)" : "line \(line), step \(step)"
             return "\(Self.shown(source)): \(place) \"\(text)\": \(reason)"
         case let .timeOutsideTimeline(time, length):
-            return "time \(time) is outside the timeline, which lasts \(length) (times 0 ..< \(length.seconds) s)"
+            return "time \(time) is outside the timeline, whose frames are shown at times 0 ..< \(length.seconds) s"
         case let .output(path, reason):
             return "\(Self.shown(path)): \(reason)"
         }

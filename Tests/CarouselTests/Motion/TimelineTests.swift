@@ -87,6 +87,26 @@ struct TimelineTests {
         #expect(try timeline.frameIndex(at: MediaTime(microseconds: 1_428_570), fps: 7) == 9)
     }
 
+    /// Times up to the later of the script's end and the last frame's end have a frame: the
+    /// last frame is shown past a script that ends before it does, as a player shows it, and
+    /// any time of a script whose frames end before it. Before, the script's end was the
+    /// bound either way, so `hold 1.6` at 1 fps refused 1.7 s, inside its second frame.
+    @Test func timesUpToTheLastFramesEndHaveAFrame() throws {
+        let longer = try timeline("hold 1.6")  // two frames at 1 fps: the second shown until 2 s
+        #expect(longer.frameCount(fps: 1) == 2 && longer.shownLength(fps: 1) == 2)
+        #expect(try longer.frameIndex(at: 1.7, fps: 1) == 1)
+        #expect(try longer.frameIndex(at: MediaTime(microseconds: 1_999_999), fps: 1) == 1)
+        #expect(throws: CarouselError.timeOutsideTimeline(2, length: 2)) { try longer.frameIndex(at: 2, fps: 1) }
+        let shorter = try timeline("next 1.4 linear")  // one frame at 1 fps, the script 1.4 s
+        #expect(shorter.frameCount(fps: 1) == 1 && shorter.shownLength(fps: 1) == 1.4)
+        #expect(try shorter.frameIndex(at: 1.2, fps: 1) == 0)
+        #expect(throws: CarouselError.timeOutsideTimeline(1.4, length: 1.4)) { try shorter.frameIndex(at: 1.4, fps: 1) }
+        // At 3 fps two frames end at 0.666667 s (half up), past a 0.6 s script.
+        let third = try timeline("hold 0.6")
+        #expect(third.frameCount(fps: 3) == 2 && third.shownLength(fps: 3) == MediaTime(microseconds: 666_667))
+        #expect(try third.frameIndex(at: MediaTime(microseconds: 666_666), fps: 3) == 1)
+    }
+
     /// A timeline shorter than half a frame has no frame, so no time has one: `frameIndex`
     /// throws for 0 as for any time, where it gave -1. (A `Carousel` refuses such a script.)
     @Test func aTimelineOfNoFramesHasNoFrameAtZero() throws {
