@@ -228,6 +228,40 @@ struct WebPPartsTests {
         }
     }
 
+    /// A render of one distinct frame, which libwebp assembles as a still image, is written
+    /// as an animation of one frame chunk, so the file keeps its loop count and its length as
+    /// a GIF or an APNG of it does, lossy and lossless; the frame is the still's. Before, the
+    /// file was the still image, with neither.
+    @Test(arguments: [false, true])
+    func oneDistinctFrameKeepsItsLoopAndLength(lossless: Bool) throws {
+        var options = try FormatTests.carousel().options
+        options.script = try Script(parsing: "hold 2")
+        let carousel = try Carousel(images: CarouselRenderTests.flatItems(3), options: options)
+        let plan = carousel.plan()
+        try #require(plan.frames.count == 1)
+        let sink = MemorySink()
+        let report = try WebPEncoder(lossless: lossless, loop: LoopMode.plays(3)!).encodeReporting(plan, to: sink, name: "m")
+        #expect(report == WebPEncoder.PartsReport(parts: 1, stillParts: 1, spilled: false))
+        let file = [UInt8](sink.data)
+        let chunks = try #require(file.withUnsafeBytes { WebPEncoder.chunks($0) })
+        #expect(chunks.map(\.fourCC) == ["VP8X", "ANIM", "ANMF"])
+        let size = file[4..<8].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        #expect(size == file.count - 8)
+        let decoded = try DecodedWebP(sink.data)
+        #expect(decoded.loopCount == 3 && decoded.timestamps == [2000])
+        // The frame is the one a still of that picture shows.
+        var config = WebPConfig()
+        try #require(carousel_webp_config_init(&config) != 0)
+        config.lossless = lossless ? 1 : 0
+        config.quality = lossless ? 75 : 97
+        config.method = 4
+        config.use_sharp_yuv = 1
+        let still = try WebPEncoder.still(plan.picture(plan.frames[0].source), frame: 0, config: &config, name: "m")
+        let alone = try DecodedWebP(Data(still))
+        #expect(decoded.frames == alone.frames)
+        if lossless { #expect(decoded.frames == [plan.picture(plan.frames[0].source)]) }
+    }
+
     /// A part takes at most ``WebPEncoder/pixelsPerPart`` pixels of frames, and at least 16
     /// frames: 48x20 frames are one part of a short script by default, and parts of 16 or
     /// 20 frames under a smaller limit, showing the same frames.

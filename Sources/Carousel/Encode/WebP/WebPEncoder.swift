@@ -158,7 +158,7 @@ public struct WebPEncoder: AnimationEncoder {
 
     /// Encodes the animation in parts of at most ``partFrames(width:height:)`` frames, one
     /// libwebp encoder each, joined as each is assembled (``PartJoiner``); a file of one part is
-    /// written as libwebp assembled it. A part after the first starts at an opaque frame with
+    /// written as libwebp assembled it, unless libwebp made it a still image. A part after the first starts at an opaque frame with
     /// another after it: libwebp writes a file's first frame as the rectangle of its pixels
     /// that are not transparent, which for an opaque one is the whole canvas, replacing
     /// everything the parts before left; lossy frames are all key frames, whole, in any part.
@@ -172,7 +172,10 @@ public struct WebPEncoder: AnimationEncoder {
         // `last` where no frame follows it.
         func deliver(_ part: AssembledPart, first: Int, end: Int, last: Bool) throws(CarouselError) {
             report.parts += 1
-            if joiner == nil && last {
+            // A file of one part is written as libwebp assembled it, where that is an
+            // animation; a still image (one distinct frame) goes through the joiner, so the
+            // file keeps its loop count and its length as a GIF or an APNG of it does.
+            if joiner == nil && last && WebPEncoder.animation(part.bytes) != nil {
                 try WebPEncoder.write(part.bytes, translucent: translucent, to: sink)
                 return
             }
