@@ -11,7 +11,8 @@ public struct AnimationSnapshot: Sendable {
     public let delays: [(numerator: Int, denominator: Int)]
     /// The APNG bytes.
     public let data: Data
-    /// Why the APNG could not be read (it then has no frames), or nil.
+    /// Why the APNG could not be read (it then has no frames), or nil: the decoder's reason,
+    /// such as `40 frames of 375x211 are over the limit of 300000 pixels in all`.
     public let problem: String?
 
     /// The snapshot of an APNG, whose frames (each a whole canvas) may hold `maximumPixels` in
@@ -22,7 +23,7 @@ public struct AnimationSnapshot: Sendable {
             let decoded = try APNGDecoder(data, maximumPixels: maximumPixels)
             (frames, delays, problem) = (decoded.frames, decoded.delays, nil)
         } catch {
-            (frames, delays, problem) = ([], [], error.description)
+            (frames, delays, problem) = ([], [], error.reason)
         }
     }
 
@@ -42,8 +43,10 @@ extension Snapshotting where Value == Carousel, Format == AnimationSnapshot {
     /// `__Snapshots__/` and compared frame by frame (pixels under `tolerance`, delays exactly).
     ///
     /// A mismatch names the first frame that differs (in its pixels, its delay, or by being
-    /// in one animation only), by index and time, and writes that frame's reference, actual
-    /// and difference PNGs as ``frame(at:tolerance:fileID:filePath:function:line:column:)`` does.
+    /// in one animation only), by its index among the distinct frames (not a timeline frame's
+    /// index, as `Carousel.frame(index:)` takes) and the time it is shown from, and writes
+    /// that frame's reference, actual and difference PNGs as
+    /// ``frame(at:tolerance:fileID:filePath:function:line:column:)`` does.
     ///
     /// Both animations are held in memory, every distinct frame a whole picture:
     /// `maximumPixels` in all each (by default 2^28, 1 GiB of RGBA: 358 distinct frames of
@@ -97,18 +100,21 @@ extension Diffing where Value == AnimationSnapshot {
                 if let problem = tolerance.problem { return checkedAtSnapshot ? nil : (problem, []) }
                 if let problem = actual.problem { return checkedAtSnapshot ? nil : (unreadable(problem), []) }
                 guard !reference.frames.isEmpty else {
-                    return ("Carousel animation does not match its reference: the reference could not be read as an APNG"
-                        + (reference.problem.map { " (\($0))" } ?? "") + ".", [])
+                    let problem = reference.problem ?? "no frames"
+                    return ("Carousel animation does not match its reference: the reference could not be read as an APNG (\(problem))"
+                        + (APNGDecoder.isPastLimit(problem) ? "; maximumPixels: raises the limit." : "."), [])
                 }
                 return firstDifference(reference, actual, tolerance: tolerance, place: place)
             }
         )
     }
 
-    /// Why an animation could not be compared: its own APNG could not be read back (`problem`,
-    /// such as frames past the limit).
+    /// Why an animation could not be compared: its own APNG could not be read back (`problem`);
+    /// frames past the limit say which argument raises it.
     static func unreadable(_ problem: String) -> String {
-        "Carousel animation could not be compared: its APNG could not be read back (\(problem))."
+        APNGDecoder.isPastLimit(problem)
+            ? "Carousel animation could not be compared: \(problem); .animation(maximumPixels:) raises the limit."
+            : "Carousel animation could not be compared: its APNG could not be read back (\(problem))."
     }
 
     /// The message and attachments of the first frame of `actual` that differs from
@@ -140,7 +146,7 @@ extension Diffing where Value == AnimationSnapshot {
         // Every frame before k is the same in both, delays included, so frame k starts at the
         // same time in both.
         let at = String(format: "%.3f", (k < actual.frames.count ? actual : reference).start(of: k))
-        let subject = "Carousel animation, frame \(k) (at \(at) s),"
+        let subject = "Carousel animation, distinct frame \(k) (shown from \(at) s),"
         let theirs = k < reference.frames.count ? reference.frames[k] : none
         let ours = k < actual.frames.count ? actual.frames[k] : none
         var what: String

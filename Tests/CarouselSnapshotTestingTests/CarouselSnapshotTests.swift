@@ -48,7 +48,7 @@ struct CarouselSnapshotTests {
         #expect(reference.frames.count > 3 && diffing.diffV2(reference, reference) == nil)
         let recoloured = snapshot(try Self.carousel(current: RGBA(r: 255, g: 0, b: 0)))
         let message = try #require(diffing.diffV2(reference, recoloured)?.0)
-        #expect(message.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference: "))
+        #expect(message.hasPrefix("Carousel animation, distinct frame 0 (shown from 0.000 s), differs from its reference: "))
         #expect(message.contains("Difference: ") && message.contains("carousel-snapshots/"))
         #expect(diffing.diffV2(reference, recoloured)?.1.count == 3, "the frame's three images attached")
         var slower = CarouselOptions()
@@ -58,7 +58,7 @@ struct CarouselSnapshotTests {
         // are written though its pixels match.
         let retimed = snapshot(try Carousel(images: Self.items(), options: slower))
         let timing = try #require(diffing.diffV2(reference, retimed))
-        #expect(timing.0.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference (30 frames, the "
+        #expect(timing.0.hasPrefix("Carousel animation, distinct frame 0 (shown from 0.000 s), differs from its reference (30 frames, the "
             + "reference has 29): it shows for 16/25 s, the reference for 14/25 s; its pixels match."), "\(timing.0)")
         #expect(timing.0.contains("Difference: ") && timing.1.count == 3)
         // Another rate: the frame counts differ, and frame 0 already does (its delay).
@@ -68,11 +68,11 @@ struct CarouselSnapshotTests {
         faster.fps = 20
         let other = try #require(diffing.diffV2(reference, snapshot(try Carousel(images: Self.items(), options: faster)))?.0)
         let counts = "(\(snapshot(try Carousel(images: Self.items(), options: faster)).frames.count) frames, the reference has \(reference.frames.count))"
-        #expect(other.hasPrefix("Carousel animation, frame 0 (at 0.000 s), differs from its reference \(counts): "), "\(other)")
+        #expect(other.hasPrefix("Carousel animation, distinct frame 0 (shown from 0.000 s), differs from its reference \(counts): "), "\(other)")
         // An animation that stops before the reference: the first frame it lacks.
         let cut = AnimationSnapshot(frames: Array(reference.frames.prefix(2)), delays: Array(reference.delays.prefix(2)))
         let shorter = try #require(diffing.diffV2(reference, cut))
-        #expect(shorter.0.hasPrefix("Carousel animation, frame 2 (at \(String(format: "%.3f", reference.start(of: 2))) s), differs from its "
+        #expect(shorter.0.hasPrefix("Carousel animation, distinct frame 2 (shown from \(String(format: "%.3f", reference.start(of: 2))) s), differs from its "
             + "reference (2 frames, the reference has \(reference.frames.count)): the animation ends before it, the reference has it."),
             "\(shorter.0)")
         #expect(shorter.1.count == 2, "the reference's frame and the difference (the whole frame unmatched), no actual")
@@ -211,7 +211,8 @@ struct CarouselSnapshotTests {
         let (tooLargeCount, tooLarge) = issues(Snapshotting<Carousel, AnimationSnapshot>.animation(maximumPixels: 1000))
         #expect(tooLargeCount == 1)
         let large = try #require(tooLarge)
-        #expect(large.problem?.contains("is over the limit") == true, "\(String(describing: large.problem))")
+        #expect(large.problem == "a canvas of \(carousel.width)x\(carousel.height) is over the limit of 1000 pixels",
+                "\(String(describing: large.problem))")
         #expect(Diffing<AnimationSnapshot>.animation(tolerance: .exact, maximumPixels: 1000, checkedAtSnapshot: true, place: .unnamed)
             .diffV2(large, large) == nil)
         // What each says.
@@ -221,7 +222,8 @@ struct CarouselSnapshotTests {
         } matching: { issue in
             issue.comments.contains {
                 $0.rawValue.hasPrefix(toleranceSaid)
-                    || $0.rawValue.hasPrefix("Carousel animation could not be compared: its APNG could not be read back (")
+                    || $0.rawValue == "Carousel animation could not be compared: a canvas of \(carousel.width)x\(carousel.height) "
+                        + "is over the limit of 1000 pixels; .animation(maximumPixels:) raises the limit."
             }
         }
     }
@@ -234,16 +236,23 @@ struct CarouselSnapshotTests {
         let actual = AnimationSnapshot(apng: sink.data)
         #expect(actual.problem == nil && !actual.frames.isEmpty)
         let text = AnimationSnapshot(apng: Data("not an image".utf8))
-        #expect(text.frames.isEmpty && text.problem == "<memory>: Not a PNG file")
+        #expect(text.frames.isEmpty && text.problem == "Not a PNG file")
         #expect(diffing.diffV2(text, actual)?.0
-            == "Carousel animation does not match its reference: the reference could not be read as an APNG (<memory>: Not a PNG file).")
+            == "Carousel animation does not match its reference: the reference could not be read as an APNG (Not a PNG file).")
         #expect(diffing.diffV2(actual, text)?.0
-            == "Carousel animation could not be compared: its APNG could not be read back (<memory>: Not a PNG file).")
+            == "Carousel animation could not be compared: its APNG could not be read back (Not a PNG file).")
         // Frames one pixel past the budget are refused, naming it; frames that fill it are read.
         let canvas = actual.frames[0].width * actual.frames[0].height
         #expect(AnimationSnapshot(apng: sink.data, maximumPixels: actual.frames.count * canvas).frames == actual.frames)
         #expect(AnimationSnapshot(apng: sink.data, maximumPixels: actual.frames.count * canvas - 1).problem
-            == "<memory>: \(actual.frames.count) frames of \(actual.frames[0].width)x\(actual.frames[0].height) are over the limit of \(actual.frames.count * canvas - 1) pixels in all")
+            == "\(actual.frames.count) frames of \(actual.frames[0].width)x\(actual.frames[0].height) are over the limit of \(actual.frames.count * canvas - 1) pixels in all")
+        // Past the limit, either side says which argument raises it.
+        let past = AnimationSnapshot(apng: sink.data, maximumPixels: actual.frames.count * canvas - 1)
+        let limit = "\(actual.frames.count) frames of \(actual.frames[0].width)x\(actual.frames[0].height) are over the limit of "
+            + "\(actual.frames.count * canvas - 1) pixels in all"
+        #expect(diffing.diffV2(actual, past)?.0 == "Carousel animation could not be compared: \(limit); .animation(maximumPixels:) raises the limit.")
+        #expect(diffing.diffV2(past, actual)?.0
+            == "Carousel animation does not match its reference: the reference could not be read as an APNG (\(limit)); maximumPixels: raises the limit.")
     }
 
     /// A contact sheet of no times, like a time outside the timeline, fails the test rather

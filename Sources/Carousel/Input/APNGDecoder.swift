@@ -27,6 +27,12 @@ public struct APNGDecoder: Sendable {
     /// dots' footer).
     public static let maximumPixels = 4 * PNGCodec.maximumPixels
 
+    /// Whether `reason`, a decoding error's, is this decoder's refusal of frames past its
+    /// limit (a canvas, or all the frames), rather than a file it cannot read.
+    package static func isPastLimit(_ reason: String) -> Bool {
+        reason.contains(" over the limit of ")
+    }
+
     /// Decodes `data`; `name` is used in errors. The frames, each a whole canvas, may hold
     /// `maximumPixels` in all (``maximumPixels`` by default).
     public init(_ data: Data, name: String = "<memory>", maximumPixels: Int = APNGDecoder.maximumPixels) throws(PNGError) {
@@ -56,7 +62,7 @@ public struct APNGDecoder: Sendable {
         height = u32(header.lowerBound + 4)
         guard width > 0, height > 0, !width.multipliedReportingOverflow(by: height).overflow,
               width * height <= min(PNGCodec.maximumPixels, maximumPixels) else {
-            throw fail("canvas of \(width)x\(height) is over the limit")
+            throw fail("a canvas of \(width)x\(height) is over the limit of \(min(PNGCodec.maximumPixels, maximumPixels)) pixels")
         }
         // Every frame is kept as a whole canvas: a file of a few kilobytes can name hundreds of
         // frames of a large canvas, each frame a pixel.

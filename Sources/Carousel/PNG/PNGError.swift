@@ -13,17 +13,21 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// message, or `PNGWriter`'s).
     case encodingFailed(file: String, reason: String)
 
+    /// The reason alone, without the file's name: what ``description`` gives after `FILE: `.
+    public var reason: String {
+        switch self {
+        case let .unreadable(_, reason), let .invalid(_, reason): return reason
+        case let .tooLarge(_, width, height, limit):
+            return "image is \(width)x\(height) (\(width * height) pixels), over the limit of \(limit) pixels"
+        case let .encodingFailed(_, reason): return "cannot encode PNG: \(reason)"
+        }
+    }
+
     /// One line: the file and the reason.
     public var description: String {
         switch self {
-        case let .unreadable(file, reason):
+        case let .unreadable(file, _), let .invalid(file, _), let .tooLarge(file, _, _, _), let .encodingFailed(file, _):
             return "\(file): \(reason)"
-        case let .invalid(file, reason):
-            return "\(file): \(reason)"
-        case let .tooLarge(file, width, height, limit):
-            return "\(file): image is \(width)x\(height) (\(width * height) pixels), over the limit of \(limit) pixels"
-        case let .encodingFailed(file, reason):
-            return "\(file): cannot encode PNG: \(reason)"
         }
     }
 }
