@@ -83,8 +83,9 @@ public struct PageDots: Equatable, Sendable {
     /// where three do not), the dots nearest the current one keep their full size and the
     /// others shrink (to 2/3, then 1/3) toward both ends, and the row scrolls so the
     /// current dot stays in view; dots that would leave the row are not drawn. So the
-    /// current page's dot is always drawn whole, centred on the viewport where it is
-    /// alone, and cut only where it is wider than the viewport. `current` outside the pages is taken at the
+    /// current page's dot is always drawn whole across, centred on the viewport where it
+    /// is alone, and cut only where it is wider than the viewport; down, an overlay row in a
+    /// viewport less than 16 + size/2 px tall loses the dots' tops. `current` outside the pages is taken at the
     /// nearest end; ``size`` and ``gap`` outside their options' ranges trap, and so do a
     /// `width` or `viewportHeight` outside 0...65535, the viewport's range.
     public func layout(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Dot] {

@@ -10,7 +10,10 @@ public struct FrameInfo: Equatable, Sendable, Codable {
     public let x0: Int
     /// Column of the padded strip (as `carousel strip` writes it) at the viewport's left edge.
     public let stripX: Int
-    /// Position p in pages.
+    /// Position p in pages, as the timeline has it: a move, a drag or a settle may carry it
+    /// past the pages (to -1 or N, a clone, at the end of a move; further in a long `goto` or
+    /// a drag), and it is brought back into `0 ..< N` from the frame after the one where the
+    /// carousel came to rest. ``page`` is always one of the pages.
     public let position: Double
     /// Lit page, 0-based.
     public let page: Int
