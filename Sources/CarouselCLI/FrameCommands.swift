@@ -34,7 +34,7 @@ struct Frame: ParsableCommand {
             // A time just before the end that rounds to it (`4.5999999` of 4.6 s) lies in the
             // timeline, in its last frame.
             guard time == length, MediaTime.writes(trimmed, before: length) else {
-                throw CLIError.usage("--at: must be in 0 ..< \(length.seconds) seconds (the timeline, to its last frame's end), got \(at.shownTrimmed)")
+                throw CLIError.usage("--at: must be in 0 ..< \(length.seconds) seconds (the times a frame is shown at), got \(at.shownTrimmed)")
             }
             index = carousel.frameCount - 1
         }

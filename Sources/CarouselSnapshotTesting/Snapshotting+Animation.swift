@@ -102,7 +102,7 @@ extension Diffing where Value == AnimationSnapshot {
                 guard !reference.frames.isEmpty else {
                     let problem = reference.problem ?? "no frames"
                     return ("Carousel animation does not match its reference: the reference could not be read as an APNG (\(problem))"
-                        + (APNGDecoder.isPastLimit(problem) ? "; maximumPixels: raises the limit." : "."), [])
+                        + (APNGDecoder.isPastLimit(problem) ? "; .animation(maximumPixels:) raises the limit." : "."), [])
                 }
                 return firstDifference(reference, actual, tolerance: tolerance, place: place)
             }

@@ -52,7 +52,7 @@ struct EndToEndTests {
         Bad(arguments: ["frames", "imgs", "-o", "no/such/frames"], status: 1, says: "error: no/such/frames: cannot write in no/such: no such folder"),
         Bad(arguments: ["frame", "imgs", "--at", "99", "-o", "afile"], status: 64, says: "--at: must be in 0 ..< "),
         // The value as written, unit and all.
-        Bad(arguments: ["frame", "imgs", "--at", " 99s", "-o", "afile"], status: 64, says: "(the timeline, to its last frame's end), got 99s"),
+        Bad(arguments: ["frame", "imgs", "--at", " 99s", "-o", "afile"], status: 64, says: "(the times a frame is shown at), got 99s"),
         Bad(arguments: ["frame", "imgs", "--at", "1", "-o", "keep.gif"], status: 64, says: "-o keep.gif: frame writes a PNG; name it .png"),
         Bad(arguments: ["render", "imgs", "--format", "bmp"], status: 64, says: "--format: expected gif, webp or apng, got \"bmp\""),
         Bad(arguments: ["render", "imgs", "--quality", "101", "-o", "x.webp"], status: 64, says: "--quality: must be 0...100, got 101"),
@@ -279,7 +279,7 @@ struct EndToEndTests {
             #expect(w.data("f7.png").map { try? PNGCodec.decode($0) } == w.data("out/frame-00007.png").map { try? PNGCodec.decode($0) })
         }
         let end = try CLI.run(["frame"] + common + ["--at", "0.8", "-o", "f8.png"], in: w.url)
-        #expect(end.status == 64 && end.stderr == "error: --at: must be in 0 ..< 0.8 seconds (the timeline, to its last frame's end), got 0.8\n")
+        #expect(end.status == 64 && end.stderr == "error: --at: must be in 0 ..< 0.8 seconds (the times a frame is shown at), got 0.8\n")
         // Times the last frame is shown at past the script's end give it: `hold 1.6` at 1 fps
         // makes two frames, the second shown until 2 s. Before, 1.7 was refused as past 1.6.
         let late = ["imgs", "--size", "32x18", "--fps", "1", "--script", "hold 1.6", "--quiet"]
@@ -287,7 +287,7 @@ struct EndToEndTests {
         #expect(try CLI.run(["frame"] + late + ["--at", "1", "-o", "one.png"], in: w.url).status == 0)
         #expect(w.data("late.png") != nil && w.data("late.png") == w.data("one.png"))
         let past = try CLI.run(["frame"] + late + ["--at", "2", "-o", "past.png"], in: w.url)
-        #expect(past.status == 64 && past.stderr == "error: --at: must be in 0 ..< 2.0 seconds (the timeline, to its last frame's end), got 2\n")
+        #expect(past.status == 64 && past.stderr == "error: --at: must be in 0 ..< 2.0 seconds (the times a frame is shown at), got 2\n")
         // A second run replaces the old frames folder; a folder with other files is refused.
         #expect(try CLI.run(["frames"] + common + ["-o", "out"], in: w.url).status == 0)
         let refused = try CLI.run(["frames"] + common + ["-o", "imgs"], in: w.url)

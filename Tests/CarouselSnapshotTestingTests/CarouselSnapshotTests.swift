@@ -252,7 +252,7 @@ struct CarouselSnapshotTests {
             + "\(actual.frames.count * canvas - 1) pixels in all"
         #expect(diffing.diffV2(actual, past)?.0 == "Carousel animation could not be compared: \(limit); .animation(maximumPixels:) raises the limit.")
         #expect(diffing.diffV2(past, actual)?.0
-            == "Carousel animation does not match its reference: the reference could not be read as an APNG (\(limit)); maximumPixels: raises the limit.")
+            == "Carousel animation does not match its reference: the reference could not be read as an APNG (\(limit)); .animation(maximumPixels:) raises the limit.")
     }
 
     /// A contact sheet of no times, like a time outside the timeline, fails the test rather

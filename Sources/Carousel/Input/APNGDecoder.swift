@@ -27,8 +27,9 @@ public struct APNGDecoder: Sendable {
     /// dots' footer).
     public static let maximumPixels = 4 * PNGCodec.maximumPixels
 
-    /// Whether `reason`, a decoding error's, is this decoder's refusal of frames past its
-    /// limit (a canvas, or all the frames), rather than a file it cannot read.
+    /// Whether `reason`, a decoding error's, is this decoder's refusal of frames past the
+    /// `maximumPixels` it was given (a canvas, or all the frames), which a larger one lifts,
+    /// rather than a file it cannot read or a canvas past a picture's own cap.
     package static func isPastLimit(_ reason: String) -> Bool {
         reason.contains(" over the limit of ")
     }
@@ -61,8 +62,11 @@ public struct APNGDecoder: Sendable {
         width = u32(header.lowerBound)
         height = u32(header.lowerBound + 4)
         guard width > 0, height > 0, !width.multipliedReportingOverflow(by: height).overflow,
-              width * height <= min(PNGCodec.maximumPixels, maximumPixels) else {
-            throw fail("a canvas of \(width)x\(height) is over the limit of \(min(PNGCodec.maximumPixels, maximumPixels)) pixels")
+              width * height <= PNGCodec.maximumPixels else {
+            throw fail("a canvas of \(width)x\(height) is more than a picture may hold (\(PNGCodec.maximumPixels) pixels)")
+        }
+        guard width * height <= maximumPixels else {
+            throw fail("a canvas of \(width)x\(height) is over the limit of \(maximumPixels) pixels")
         }
         // Every frame is kept as a whole canvas: a file of a few kilobytes can name hundreds of
         // frames of a large canvas, each frame a pixel.

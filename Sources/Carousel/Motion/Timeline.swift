@@ -184,7 +184,8 @@ public struct Timeline: Equatable, Sendable {
 
     /// The times that have a frame at `fps` end here: at the later of the script's end
     /// (``length``) and the last frame's (``frameCount(fps:)`` / fps, to the microsecond,
-    /// half up). They differ by less than half a frame.
+    /// half up). They differ by less than half a frame. `fps` outside 1...50 traps, as in
+    /// ``frameCount(fps:)``.
     public func shownLength(fps: Int) -> MediaTime {
         let frames = MediaTime(microseconds: (2 * frameCount(fps: fps) * 1_000_000 + fps) / (2 * fps))
         return frames > length ? frames : length

@@ -9,9 +9,10 @@ import Darwin
 /// The signals that end a run of the command line with the output's temporaries removed:
 /// SIGINT, SIGTERM and SIGHUP (spec section 5c), and the others that end a process and are
 /// not a crash: SIGQUIT (`Ctrl-\`, which the Swift runtime's crash handler otherwise takes,
-/// and the run went on), SIGXCPU (a CPU-time limit, `ulimit -t`), SIGALRM, SIGVTALRM, SIGUSR1
-/// and SIGUSR2. The run exits with 128 + the signal. (That handler suspends threads with
-/// SIGUSR1 or SIGUSR2 where a thread takes them, and otherwise with SIGPROF, left alone.)
+/// and the run went on), SIGXCPU (a soft CPU-time limit, `ulimit -S -t`), SIGALRM and
+/// SIGVTALRM. The run exits with 128 + the signal. SIGUSR1 and SIGUSR2 are left out: that
+/// crash handler sends them to the process's own threads to stop them while it writes its
+/// report, and the thread that takes these signals would have taken them as an end.
 ///
 /// The command line takes them on a thread of its own. Where the system gives it none, a
 /// handler takes them on whichever thread they reach, and that handler may not take a lock.
@@ -19,7 +20,7 @@ import Darwin
 /// temporaries is made with them held back on the thread making it (``holding(_:)``): the
 /// handler then runs only between changes, never halfway through one.
 package enum EndingSignals {
-    package static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGVTALRM, SIGUSR1, SIGUSR2]
+    package static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGVTALRM]
 
     /// The signals as a set.
     package static var set: sigset_t {

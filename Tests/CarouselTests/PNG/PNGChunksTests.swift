@@ -94,8 +94,18 @@ struct PNGChunksTests {
         // A canvas whose pixels overflow `Int` (2^32 - 1 each way) wrapped below the limit.
         var huge = file
         huge.replaceSubrange(8..<33, with: APNGEncoder.chunk("IHDR", Data(u32(0xFFFF_FFFF) + u32(0xFFFF_FFFF) + [8, 6, 0, 0, 0])))
-        #expect(throws: PNGError.invalid(file: "huge.apng", reason: "a canvas of 4294967295x4294967295 is over the limit of 67108864 pixels")) {
+        #expect(throws: PNGError.invalid(file: "huge.apng", reason: "a canvas of 4294967295x4294967295 is more than a picture may hold (67108864 pixels)")) {
             try APNGDecoder(huge, name: "huge.apng")
+        }
+        // A larger budget lifts the budget's refusals, not a picture's own cap: only the first
+        // two count as past the limit given.
+        for (data, budget, lifted) in [(file, 1 << 20, true), (file, APNGDecoder.maximumPixels, true), (huge, 1 << 40, false)] {
+            do {
+                _ = try APNGDecoder(data, maximumPixels: budget)
+                Issue.record("decoded under \(budget)")
+            } catch {
+                #expect(APNGDecoder.isPastLimit(error.reason) == lifted, "\(error.reason)")
+            }
         }
     }
 }
