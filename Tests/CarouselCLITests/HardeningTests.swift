@@ -804,6 +804,22 @@ struct HardeningTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: w.path("out")).count == 116, "the new folder, whole")
     }
 
+    /// A crash signal removes the temporary file and then ends the run as the crash it is,
+    /// killed by that signal after the Swift runtime's report, the target untouched. While
+    /// SIGUSR1 was one of the ending signals, the runtime's own SIGUSR1, which stops the
+    /// process's threads for its report, reached the thread that takes them: every crash
+    /// exited 138, with no report.
+    @Test(SlowTests.rendersAtLength) func aCrashRemovesTheTemporaryAndStaysACrash() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let before = w.data("keep.gif")
+        let process = try Self.signalWhileWriting("render", output: "keep.gif", in: w, signal: SIGSEGV)
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGSEGV,
+                "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(w.leftovers.isEmpty, "no temporary output left: \(w.leftovers)")
+        #expect(w.data("keep.gif") == before, "the target is untouched")
+    }
+
     /// SIGKILL, which no handler sees, leaves the temporary file or folder; the next run that
     /// puts the same output in place removes it, once it has not changed for a minute
     /// (aged here), the killed run's lock gone with it. Before, it stayed until removed by hand.
