@@ -15,12 +15,12 @@ import Darwin
 ///   `O_CREAT | O_EXCL` and mode 0666 (the process umask applies, which is never
 ///   changed), and renamed into place when complete. An existing file keeps its
 ///   permission bits; one this user may not write, or one marked immutable or
-///   append-only, is refused before anything is written. On failure the temporary file is removed and the target is untouched.
-///   The file is not flushed to the disk (`fsync`) before the rename, as with ffmpeg,
-///   gifsicle and pngquant: a failed run cannot leave a partial file, and the file
-///   system writes the finished file back in its own time. A flush cost 8 to 10 ms of a
-///   sample-banner render of about 200 ms, and 32 to 37 ms of the gradient set's 1.3 s
-///   (`strace -T -e trace=fsync`).
+///   append-only, is refused before anything is written. On failure the temporary file
+///   is removed and the target is untouched. The file is not flushed to the disk
+///   (`fsync`) before the rename, as with ffmpeg, gifsicle and pngquant: a failed run
+///   cannot leave a partial file, and the file system writes the finished file back in
+///   its own time. A flush cost 8 to 10 ms of a sample-banner render of about 200 ms, and
+///   32 to 37 ms of the gradient set's 1.3 s (`strace -T -e trace=fsync`).
 /// - A symlink: the file it points to is replaced that way; the link stays.
 /// - Not a regular file (a FIFO, a character device, `/dev/stdout`, `/proc/self/fd/N`):
 ///   written directly, streaming; it is never replaced. A path that names one of this

@@ -158,10 +158,11 @@ public struct WebPEncoder: AnimationEncoder {
 
     /// Encodes the animation in parts of at most ``partFrames(width:height:)`` frames, one
     /// libwebp encoder each, joined as each is assembled (``PartJoiner``); a file of one part is
-    /// written as libwebp assembled it, unless libwebp made it a still image. A part after the first starts at an opaque frame with
-    /// another after it: libwebp writes a file's first frame as the rectangle of its pixels
-    /// that are not transparent, which for an opaque one is the whole canvas, replacing
-    /// everything the parts before left; lossy frames are all key frames, whole, in any part.
+    /// written as libwebp assembled it, unless libwebp made it a still image. A part after
+    /// the first starts at an opaque frame with another after it: libwebp writes a file's
+    /// first frame as the rectangle of its pixels that are not transparent, which for an
+    /// opaque one is the whole canvas, replacing everything the parts before left; lossy
+    /// frames are all key frames, whole, in any part.
     private func encodeParts(_ plan: FramePlan, options: WebPAnimEncoderOptions, config: WebPConfig, to sink: any ByteSink,
                      name: String, progress: (Int, Int) -> Void) throws(CarouselError) -> PartsReport {
         var config = config
