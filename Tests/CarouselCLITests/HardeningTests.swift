@@ -662,6 +662,22 @@ struct HardeningTests {
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url).status == 0)
     }
 
+    /// Runs carousel as nobody (uid and gid 65534, through setpriv) in `w`, whose folder it
+    /// opens to every user; nil, saying the test skipped, where nobody cannot run the binary.
+    static func runnerAsNobody(in w: Workspace) throws -> (([String]) throws -> CLI.Result)? {
+        let binary = try #require(CLI.binary)
+        let run = { (arguments: [String]) throws -> CLI.Result in
+            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                               ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: w.url)
+        }
+        guard try run(["--version"]).status == 0 else {
+            print("skipped: nobody cannot run \(binary.path) here (a folder on its way is closed to other users)")
+            return nil
+        }
+        chmod(w.url.path, 0o777)
+        return run
+    }
+
     /// As a user who is not root, a frames folder whose files that user cannot remove (a
     /// read-only folder; a sticky folder holding another user's files) is refused before
     /// anything is written, the folder as it was. Before, the new frames were swapped in and
@@ -671,16 +687,7 @@ struct HardeningTests {
     func framesFolderAnotherUserCannotEmptyIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
-        func asNobody(_ arguments: [String]) throws -> CLI.Result {
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                               ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: w.url)
-        }
-        guard try asNobody(["--version"]).status == 0 else {
-            print("skipped: nobody cannot run \(binary.path) here (a folder on its way is closed to other users)")
-            return
-        }
-        chmod(w.url.path, 0o777)
+        guard let asNobody = try Self.runnerAsNobody(in: w) else { return }
         for (mode, reason) in [(mode_t(0o555), "permission denied"),
                                (0o1777, "frame-00000.png is another user's, in a folder that keeps each user's files (sticky)")] {
             try? FileManager.default.removeItem(at: w.url.appendingPathComponent("out"))
@@ -704,16 +711,7 @@ struct HardeningTests {
     func fileThisUserMayNotWriteIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
-        let binary = try #require(CLI.binary)
-        func asNobody(_ arguments: [String]) throws -> CLI.Result {
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                               ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: w.url)
-        }
-        guard try asNobody(["--version"]).status == 0 else {
-            print("skipped: nobody cannot run \(binary.path) here (a folder on its way is closed to other users)")
-            return
-        }
-        chmod(w.url.path, 0o777)
+        guard let asNobody = try Self.runnerAsNobody(in: w) else { return }
         for (name, command) in [("kept.gif", ["render", "imgs", "--hold", "0.2"]), ("kept.png", ["frame", "imgs", "--at", "0"])] {
             try Data("kept".utf8).write(to: w.url.appendingPathComponent(name))
             chown(w.path(name), 65534, 65534)
