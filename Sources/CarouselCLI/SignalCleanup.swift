@@ -102,8 +102,9 @@ enum SignalCleanup {
     }
 
     /// The thread that takes the ending signals: the temporaries are removed and the
-    /// process exits with 128 + the signal (130, 143, 129 for SIGINT, SIGTERM, SIGHUP), or with 0 where the output was
-    /// already in place (a signal while the previous frames folder is being removed).
+    /// process exits with 128 + the signal (130, 143, 129 for SIGINT, SIGTERM, SIGHUP), or
+    /// with 0 where the output was already in place (a signal while the previous frames
+    /// folder is being removed).
     private static func waitForEndingSignal() {
         var ending = EndingSignals.set
         var number: Int32 = 0

@@ -173,10 +173,11 @@ public struct WebPEncoder: AnimationEncoder {
         // `last` where no frame follows it.
         func deliver(_ part: AssembledPart, first: Int, end: Int, last: Bool) throws(CarouselError) {
             report.parts += 1
+            let animation = WebPEncoder.animation(part.bytes)
             // A file of one part is written as libwebp assembled it, where that is an
             // animation; a still image (one distinct frame) goes through the joiner, so the
             // file keeps its loop count and its length as a GIF or an APNG of it does.
-            if joiner == nil && last && WebPEncoder.animation(part.bytes) != nil {
+            if joiner == nil && last && animation != nil {
                 try WebPEncoder.write(part.bytes, translucent: translucent, to: sink)
                 return
             }
@@ -184,7 +185,7 @@ public struct WebPEncoder: AnimationEncoder {
                 joiner = PartJoiner(sink: sink, width: plan.width, height: plan.height, options: options,
                                     memoryLimit: heldInMemory, name: name)
             }
-            if let animation = WebPEncoder.animation(part.bytes) {
+            if let animation {
                 try joiner!.add(animation, of: part.bytes)
             } else {
                 // libwebp writes a part of one frame (every frame after the part's first
