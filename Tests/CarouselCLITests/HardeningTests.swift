@@ -662,6 +662,9 @@ struct HardeningTests {
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url).status == 0)
     }
 
+    /// Whether tests may run carousel as another user: as root, with setpriv.
+    static var canRunAsNobody: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+
     /// Runs carousel as nobody (uid and gid 65534, through setpriv) in `w`, whose folder it
     /// opens to every user; nil, saying the test skipped, where nobody cannot run the binary.
     static func runnerAsNobody(in w: Workspace) throws -> (([String]) throws -> CLI.Result)? {
@@ -682,8 +685,7 @@ struct HardeningTests {
     /// read-only folder; a sticky folder holding another user's files) is refused before
     /// anything is written, the folder as it was. Before, the new frames were swapped in and
     /// the run failed after, the old frames left beside them in `.NAME.XXXXXX.old`.
-    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "runs carousel as nobody: needs root and setpriv"))
+    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root and setpriv"))
     func framesFolderAnotherUserCannotEmptyIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
@@ -706,8 +708,7 @@ struct HardeningTests {
     /// is written, as `>` refuses it, though the rename that puts a new file in place would
     /// replace it; and so is a file marked immutable (even for root). Before, a read-only file
     /// was replaced, and an immutable one failed with `permission denied` after the render.
-    @Test(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "runs carousel as nobody: needs root and setpriv"))
+    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root and setpriv"))
     func fileThisUserMayNotWriteIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
