@@ -12,12 +12,64 @@
 /// ``CarouselOptions``, and its parsing in `CarouselOptions+Set.swift`; the flag, the
 /// key and the help follow from this table.
 public enum OptionKey: String, CaseIterable, Sendable, CustomStringConvertible {
-    case size, itemWidth, spacing, align, clones, fit, background
-    case script, scriptFile, hold, duration, easing, fps
-    case dots, dotsSwitch, dotSize, dotGap, dotColor, dotCurrentColor
-    case touches, touchSize, touchColor
-    case format, quality, lossless
-    case loop, colors, dither, quiet
+    /// The viewport's size, `--size`: ``CarouselOptions/size``.
+    case size
+    /// The width of an item, `--item-width`: ``CarouselOptions/itemWidth``.
+    case itemWidth
+    /// The gap between items, `--spacing`: ``CarouselOptions/spacing``.
+    case spacing
+    /// Where the current item sits, `--align`: ``CarouselOptions/align``.
+    case align
+    /// The copies on each side of the strip, `--clones`: ``CarouselOptions/clones``.
+    case clones
+    /// How a picture fills its item, `--fit`: ``CarouselOptions/fit``.
+    case fit
+    /// The colour behind the items, `--background`: ``CarouselOptions/background``.
+    case background
+    /// The timeline script as text, `--script`: ``CarouselOptions/script``.
+    case script
+    /// A file the script is read from, `--script-file`; read into ``CarouselOptions/script``.
+    case scriptFile
+    /// Autoplay's dwell on each page, `--hold`: ``CarouselOptions/hold``.
+    case hold
+    /// A move's length where the script gives none, `--duration`: ``CarouselOptions/duration``.
+    case duration
+    /// A move's easing where the script gives none, `--easing`: ``CarouselOptions/easing``.
+    case easing
+    /// Frames per second, `--fps`: ``CarouselOptions/fps``.
+    case fps
+    /// Where the page dots go, `--dots`: ``PageDots/placement``.
+    case dots
+    /// When the current dot changes, `--dots-switch`: ``CarouselOptions/dotsSwitch``.
+    case dotsSwitch
+    /// A dot's diameter, `--dot-size`: ``PageDots/size``.
+    case dotSize
+    /// The gap between dots, `--dot-gap`: ``PageDots/gap``.
+    case dotGap
+    /// The colour of the other dots, `--dot-color`: ``PageDots/color``.
+    case dotColor
+    /// The colour of the current dot, `--dot-current-color`: ``PageDots/currentColor``.
+    case dotCurrentColor
+    /// Whether finger gestures show a touch, `--touches`: ``TouchIndicator/mode``.
+    case touches
+    /// The touch indicator's diameter, `--touch-size`: ``TouchIndicator/size``.
+    case touchSize
+    /// The touch indicator's colour, `--touch-color`: ``TouchIndicator/color``.
+    case touchColor
+    /// The output format, `--format`: ``CarouselOptions/format``.
+    case format
+    /// A lossy WebP's quality, `--quality`: ``CarouselOptions/quality``.
+    case quality
+    /// Whether a WebP is lossless, `--lossless`: ``CarouselOptions/lossless``.
+    case lossless
+    /// How often the animation plays, `--loop`: ``CarouselOptions/loop``.
+    case loop
+    /// The most colours a GIF palette holds, `--colors`: ``CarouselOptions/colors``.
+    case colors
+    /// How a GIF dithers, `--dither`: ``CarouselOptions/dither``.
+    case dither
+    /// No progress and no summary line, `--quiet`; the command line's alone.
+    case quiet
 
     /// The command-line flag: the key in kebab case, e.g. `--item-width`.
     public var flag: String {

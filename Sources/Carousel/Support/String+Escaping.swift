@@ -6,7 +6,7 @@ extension String {
     /// U+202E) and the invisible zero-width space, word joiner and byte-order mark are escaped
     /// too: unescaped, a file name holding one would be shown otherwise than it is spelt.
     /// Zero-width joiners stay, as they spell words in several scripts and emoji.
-    public var escapingControlCharacters: String {
+    package var escapingControlCharacters: String {
         var out = ""
         for scalar in unicodeScalars {
             switch scalar {
