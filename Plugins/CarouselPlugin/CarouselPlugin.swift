@@ -29,8 +29,11 @@ struct CarouselPlugin: CommandPlugin {
         // `swift package` had exited 130. The handlers are in place before carousel starts, so
         // no signal ends the plugin alone; one before it starts has no one to reach (a process
         // identifier of 0 would be the plugin's own group) and the parent's watch below stops it.
+        // The plugin catches them with a handler that does nothing rather than ignoring them:
+        // a signal ignored is ignored in carousel too (a run keeps the signals it was started
+        // with ignored, as under `nohup`), where a handler is reset to the default at `exec`.
         let forwarded = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
+            signal(number) { _ in }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { if process.processIdentifier > 0 { kill(process.processIdentifier, number) } }
             source.resume()

@@ -64,15 +64,23 @@ enum SignalCleanup {
         // signal sources, used before, needed a thread of its pool when the run began, and
         // where the system gave none (address space used up under `ulimit -v`) the run hung
         // before it read an argument.
+        //
+        // A signal this run was started with set to be ignored stays ignored, as programs
+        // that take signals have long done: `nohup` starts a run with SIGHUP ignored so that
+        // it outlives the terminal, and a shell starts a job in the background (`&`, in a
+        // script or a Makefile) with SIGINT and SIGQUIT ignored so that Ctrl-C leaves it
+        // running. Before, the thread below took them all the same, and the run ended.
+        // Such a signal is held back with the others and never taken: it stays pending.
+        let taken = EndingSignals.numbers.filter { !EndingSignals.isIgnored($0) }
         var ending = EndingSignals.set
         pthread_sigmask(SIG_BLOCK, &ending, nil)
-        if Workers.start(1, { waitForEndingSignal() }).count == 0 {
+        if !taken.isEmpty, Workers.start(1, { waitForEndingSignal(taken) }).count == 0 {
             // No thread: a handler takes them, removing the temporaries with the
             // async-signal-safe calls of a crash's cleanup. It runs on this thread, the only
             // one not holding them back (``Workers`` starts its threads so), and between two
             // changes to the temporaries, which hold them back while they are made.
             TemporaryFiles.prepareForCrashCleanup()
-            for signalNumber in EndingSignals.numbers {
+            for signalNumber in taken {
                 signal(signalNumber) { number in
                     _exit(TemporaryFiles.removeAllFromSignalHandler() ? 0 : 128 + number)
                 }
@@ -105,8 +113,10 @@ enum SignalCleanup {
     /// process exits with 128 + the signal (130, 143, 129 for SIGINT, SIGTERM, SIGHUP), or
     /// with 0 where the output was already in place (a signal while the previous frames
     /// folder is being removed).
-    private static func waitForEndingSignal() {
-        var ending = EndingSignals.set
+    private static func waitForEndingSignal(_ taken: [Int32]) {
+        var ending = sigset_t()
+        sigemptyset(&ending)
+        for number in taken { sigaddset(&ending, number) }
         var number: Int32 = 0
         while sigwait(&ending, &number) != 0 {}
         cleanup.lock()

@@ -97,6 +97,7 @@ struct EcosystemTests {
         #expect(built.status == 0, "\(built.stderr.suffix(2000))")
         let docs = copy.appendingPathComponent("Docs")
         func written() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []).filter { $0.contains("long") } }
+        _ = Subprocess.endingSignalsByDefault
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swift", "package", "--allow-writing-to-package-directory", "carousel", "render", "--size", "1280x720",

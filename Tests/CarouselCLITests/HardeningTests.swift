@@ -842,13 +842,15 @@ struct HardeningTests {
     static let noThreads = "ulimit -v 8000000 && ulimit -s 20000000 && exec \"$0\" "
 
     /// Starts the tool with `arguments` in `w`, its output thrown away; `withoutThreads`, under
-    /// ``noThreads``.
-    static func start(_ arguments: [String], in w: Workspace, withoutThreads: Bool = false) throws -> Process {
+    /// ``noThreads``; with the signals `ignoring` names (bash's names: `INT HUP`) ignored, as
+    /// `nohup` and a shell's background jobs start a program.
+    static func start(_ arguments: [String], in w: Workspace, withoutThreads: Bool = false, ignoring: String? = nil) throws -> Process {
+        _ = Subprocess.endingSignalsByDefault
         let binary = try #require(CLI.binary)
         let process = Process()
-        if withoutThreads {
+        if let prefix = withoutThreads ? noThreads : ignoring.map({ "trap '' \($0) && exec \"$0\" " }) {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = ["-c", noThreads + "\"$@\"", binary.path] + arguments
+            process.arguments = ["-c", prefix + "\"$@\"", binary.path] + arguments
         } else {
             process.executableURL = binary
             process.arguments = arguments
@@ -870,6 +872,30 @@ struct HardeningTests {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         return process
+    }
+
+    /// A signal the run was started with ignored stays ignored, as `nohup` (SIGHUP) and a
+    /// shell's background job (SIGINT and SIGQUIT) ask; another still ends the run with its
+    /// temporary file removed. Before, the run took them all, so `nohup carousel render …`
+    /// ended with the terminal.
+    @Test(SlowTests.rendersAtLength, .enabled(if: CLI.hasBash, "needs /bin/bash"))
+    func signalsIgnoredAtTheStartStayIgnored() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        let before = w.data("keep.gif")
+        let process = try Self.start(["render", "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", "keep.gif", "--quiet"],
+                                     in: w, ignoring: "INT HUP QUIT")
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
+        #expect(!w.leftovers.isEmpty, "the run was signalled while writing")
+        for signalNumber in [SIGINT, SIGHUP, SIGQUIT] { kill(process.processIdentifier, signalNumber) }
+        usleep(500_000)
+        #expect(process.isRunning, "the ignored signals left the run going")
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 143, "status \(process.terminationStatus)")
+        #expect(w.leftovers.isEmpty, "no temporary output left: \(w.leftovers)")
+        #expect(w.data("keep.gif") == before, "the target is untouched")
     }
 
     /// SIGINT, SIGTERM and SIGHUP remove the temporary file or folder and exit 130, 143, 129;

@@ -54,6 +54,14 @@ enum CLI {
 
 /// Runs a program with its output sent to files (no pipes to drain), and a time limit.
 enum Subprocess {
+    /// Every ending signal this test process ignores is set back to its default, once, so
+    /// that the runs it starts take them as a run started from a terminal does: a process
+    /// started in the background (`swift test &` in a script) ignores SIGINT and SIGQUIT,
+    /// and every process it starts is started with them ignored, which carousel keeps.
+    static let endingSignalsByDefault: Void = {
+        for number in EndingSignals.numbers where EndingSignals.isIgnored(number) { signal(number, SIG_DFL) }
+    }()
+
     struct Hung: Error, CustomStringConvertible {
         let arguments: [String]
         var description: String { "\(arguments.joined(separator: " ")) did not finish" }

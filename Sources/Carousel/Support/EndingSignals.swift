@@ -39,6 +39,22 @@ package enum EndingSignals {
         return try body()
     }
 
+    /// Whether signal `number` is set to be ignored (`SIG_IGN`) in this process, as it is
+    /// in a process started with it ignored until something sets it otherwise.
+    package static func isIgnored(_ number: Int32) -> Bool {
+        #if canImport(Glibc)
+        var action = Glibc.sigaction()
+        guard sigaction(number, nil, &action) == 0, action.sa_flags & Int32(SA_SIGINFO) == 0 else { return false }
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        #elseif canImport(Darwin)
+        var action = Darwin.sigaction()
+        guard sigaction(number, nil, &action) == 0, action.sa_flags & Int32(SA_SIGINFO) == 0 else { return false }
+        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        #else
+        return false
+        #endif
+    }
+
     /// Whether this thread holds back all of the signals.
     package static var areHeldBack: Bool {
         var mask = sigset_t()
