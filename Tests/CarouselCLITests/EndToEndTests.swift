@@ -184,6 +184,31 @@ struct EndToEndTests {
         #expect(missing.status == 1 && missing.stderr == "error: imgs/9.png: no such file or folder\n")
     }
 
+    /// Past PATH_MAX (4,096 bytes on Linux) the system refuses a path whole, so every image
+    /// path joined to a working directory that deep was refused as `the name is too long`:
+    /// there, a relative path is read as given.
+    @Test(.enabled(if: CLI.hasBash, "needs /bin/bash")) func relativePathsAreReadUnderAWorkingDirectoryPastPathMax() throws {
+        let w = try Self.prepare()
+        defer { w.remove() }
+        let name = String(repeating: "d", count: 250)
+        // Made and entered a folder at a time (a path this long is refused whole), and removed
+        // by `rm`, which FileManager cannot do at this depth.
+        let line = """
+            top=$PWD
+            for i in $(seq 21); do mkdir \(name) && cd \(name) || exit 9; done
+            [ "$(pwd | wc -c)" -gt 5000 ] || exit 8
+            mkdir imgs && cp "$top/imgs/1.png" "$top/imgs/2.png" imgs/ || exit 7
+            "$0" strip imgs/1.png imgs -o "$top/deep.png" --quiet; status=$?
+            cd "$top" && rm -rf \(name)
+            exit $status
+            """
+        let result = try CLI.run(shell: line, with: "/bin/bash", in: w.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let reference = try CLI.run(["strip", "imgs/1.png", "imgs/1.png", "imgs/2.png", "-o", "reference.png", "--quiet"], in: w.url)
+        try #require(reference.status == 0, "\(reference.stderr)")
+        #expect(w.data("deep.png") != nil && w.data("deep.png") == w.data("reference.png"))
+    }
+
     @Test func writesToStdout() throws {
         let w = try Self.prepare()
         defer { w.remove() }

@@ -20,6 +20,12 @@ public enum ImageInputs {
             guard let isFolder = Paths.isFolder(path) else {
                 throw .input(path, Paths.missingReason(errno))
             }
+            // A relative path found from a current folder that has been deleted (`../x.png`)
+            // cannot be made a URL: it is refused as a relative output is, where Foundation's
+            // lookup made it a URL that is not a file's ("not a file URL").
+            if !path.hasPrefix("/"), Paths.currentFolder() == nil {
+                throw .input(path, errno == ENOENT ? Paths.currentFolderGone : FileErrors.posixReason(errno))
+            }
             guard isFolder else {
                 urls.append(fileURL(path))
                 continue

@@ -53,7 +53,12 @@ public enum PNGCodec {
         let relative = url.relativePath
         guard let base = url.baseURL, base.isFileURL, !relative.hasPrefix("/") else { return url.path }
         let folder = base.hasDirectoryPath ? base.path : base.deletingLastPathComponent().path
-        return Paths.join(folder, relative)
+        let joined = Paths.join(folder, relative)
+        // A path of PATH_MAX bytes or more is refused whole (`ENAMETOOLONG`), which a working
+        // folder deeper than that makes of every path joined to it: relative to the working
+        // folder, the path as given names the same file and is read so.
+        if joined.utf8.count >= Int(PATH_MAX), folder == Paths.currentFolder() { return relative }
+        return joined
     }
 
     /// The width and height the header of PNG `data` declares, checked as
