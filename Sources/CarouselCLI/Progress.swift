@@ -10,8 +10,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Progress on stderr while frames are made (only when stderr is a terminal), and a summary
-/// line, after any notes.
+/// Progress on stderr while frames are made (only when stderr is a terminal that takes
+/// escape sequences), and a summary line, after any notes.
 final class Progress {
     private let quiet: Bool
     private let start: Date
@@ -24,7 +24,7 @@ final class Progress {
         self.quiet = quiet
         self.start = start
         self.notes = notes
-        live = !quiet && isatty(STDERR_FILENO) == 1
+        live = !quiet && isatty(STDERR_FILENO) == 1 && Self.terminalTakesEscapes
     }
 
     /// Redraws "frame N/M" at most ten times a second, and at the last frame.
@@ -47,6 +47,15 @@ final class Progress {
         for note in notes { writeToStandardError("\(note.escapingControlCharacters)\n") }
         let elapsed = decimal(Date().timeIntervalSince(start), places: 2)
         writeToStandardError("\(summary.escapingControlCharacters) (in \(elapsed) s)\n")
+    }
+
+    /// Whether the terminal is one that moves the cursor and clears a line on request: not
+    /// `TERM=dumb` (Emacs' shell, some CI systems' terminals) or no `TERM` at all, where the
+    /// progress line's carriage returns and `ESC [K` were shown as they are.
+    private static var terminalTakesEscapes: Bool {
+        guard let term = getenv("TERM") else { return false }
+        let name = String(cString: term)
+        return !name.isEmpty && name != "dumb"
     }
 
     /// How long `carousel`'s frames play (``Carousel/playLength``), as seconds with two decimals.

@@ -557,11 +557,22 @@ struct ProgressTests {
         defer { w.remove() }
         let binary = try #require(CLI.binary).path
         let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/script"),
-                                        ["-qec", "\(binary) render imgs -o tty.gif", "/dev/null"], in: w.url)
+                                        ["-qec", "\(binary) render imgs -o tty.gif", "/dev/null"], in: w.url,
+                                        environment: ["TERM": "xterm-256color"])
         let text = String(decoding: result.stdout, as: UTF8.self) + result.stderr
         #expect(result.status == 0)
         #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
         #expect(text.contains("tty.gif: 173 frames, 6.92 s"))
+        // A terminal that takes no escape sequences (`TERM=dumb`, or none) gets the summary alone.
+        for term in ["dumb", ""] {
+            let plain = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/script"),
+                                           ["-qec", "\(binary) render imgs -o dumb.gif", "/dev/null"], in: w.url,
+                                           environment: ["TERM": term])
+            let said = String(decoding: plain.stdout, as: UTF8.self) + plain.stderr
+            #expect(plain.status == 0)
+            #expect(!said.contains("frame 1") && !said.contains("\u{1B}"), "TERM=\(term): \(said.debugDescription)")
+            #expect(said.contains("dumb.gif: 173 frames, 6.92 s"), "TERM=\(term): \(said.debugDescription)")
+        }
     }
 
     /// A file grown past the size limit (`ulimit -f`) is a write error, one line and exit 1,
