@@ -300,12 +300,12 @@ struct HardeningTests {
         #expect(strip.status == 0 && w.exists("strip.png"), "\(strip.stderr)")
         let gif = try CLI.run(shell: limits + "render imgs -o out.gif", with: "/bin/bash", in: w.url)
         #expect(gif.status == 1)
-        #expect(gif.stderr == "error: out.gif: the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)\n")
+        #expect(gif.stderr == "error: out.gif: the system gives this run no thread to encode with (are memory or processes limited, as by ulimit -v or ulimit -u?)\n")
         #expect(!w.exists("out.gif") && w.leftovers.isEmpty)
         // The encoder's threads start before the GIF's first byte: nothing reaches the pipe.
         let piped = try CLI.run(shell: limits + "render imgs --format gif -o -", with: "/bin/bash", in: w.url)
         #expect(piped.status == 1 && piped.stdout.isEmpty, "\(piped.stdout.count) bytes")
-        #expect(piped.stderr.hasSuffix(": the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)\n"))
+        #expect(piped.stderr.hasSuffix(": the system gives this run no thread to encode with (are memory or processes limited, as by ulimit -v or ulimit -u?)\n"))
         let stopped = try CLI.run(shell: limits + "render imgs --size 1280x720 --script 'autoplay 40' -o long.webp & sleep 1; kill -TERM $!; wait $!",
                                   with: "/bin/bash", in: w.url)
         #expect(stopped.status == 143, "\(stopped.stderr)")

@@ -45,7 +45,7 @@ extension SceneEncoder {
 
     /// Why a run whose encoder could start no thread beside the writer stopped: the system
     /// gave none (`pthread_create`'s `EAGAIN`), as when the address space is used up.
-    static let noThread = "the system gives this run no thread to encode with (is memory limited, as by ulimit -v?)"
+    static let noThread = "the system gives this run no thread to encode with (are memory or processes limited, as by ulimit -v or ulimit -u?)"
 }
 
 /// The tasks of ``SceneEncoder/encode(to:on:progress:)`` in the order workers take them, and
