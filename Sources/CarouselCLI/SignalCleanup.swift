@@ -70,7 +70,8 @@ enum SignalCleanup {
         // it outlives the terminal, and a shell starts a job in the background (`&`, in a
         // script or a Makefile) with SIGINT and SIGQUIT ignored so that Ctrl-C leaves it
         // running. Before, the thread below took them all the same, and the run ended.
-        // Such a signal is held back with the others and never taken: it stays pending.
+        // Such a signal is held back with the others and never taken: with the signal thread
+        // it stays pending; where a handler takes the others, unblocking them discards it.
         let taken = EndingSignals.numbers.filter { !EndingSignals.isIgnored($0) }
         var ending = EndingSignals.set
         pthread_sigmask(SIG_BLOCK, &ending, nil)

@@ -563,15 +563,15 @@ struct ProgressTests {
         #expect(result.status == 0)
         #expect(text.contains("\rframe 173/173"), "progress drawn: \(text.debugDescription)")
         #expect(text.contains("tty.gif: 173 frames, 6.92 s"))
-        // A terminal that takes no escape sequences (`TERM=dumb`, or none) gets the summary alone.
-        for term in ["dumb", ""] {
+        // A terminal that takes no escape sequences (`TERM=dumb`, empty, or none) gets the summary alone.
+        for (term, unset) in [("dumb", ""), ("", ""), ("xterm", "env -u TERM ")] {
             let plain = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/script"),
-                                           ["-qec", "\(binary) render imgs -o dumb.gif", "/dev/null"], in: w.url,
+                                           ["-qec", "\(unset)\(binary) render imgs -o dumb.gif", "/dev/null"], in: w.url,
                                            environment: ["TERM": term])
             let said = String(decoding: plain.stdout, as: UTF8.self) + plain.stderr
             #expect(plain.status == 0)
-            #expect(!said.contains("frame 1") && !said.contains("\u{1B}"), "TERM=\(term): \(said.debugDescription)")
-            #expect(said.contains("dumb.gif: 173 frames, 6.92 s"), "TERM=\(term): \(said.debugDescription)")
+            #expect(!said.contains("frame 1") && !said.contains("\u{1B}"), "\(unset)TERM=\(term): \(said.debugDescription)")
+            #expect(said.contains("dumb.gif: 173 frames, 6.92 s"), "\(unset)TERM=\(term): \(said.debugDescription)")
         }
     }
 

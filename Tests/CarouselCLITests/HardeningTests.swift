@@ -850,6 +850,7 @@ struct HardeningTests {
     /// ``noThreads``; with the signals `ignoring` names (bash's names: `INT HUP`) ignored, as
     /// `nohup` and a shell's background jobs start a program.
     static func start(_ arguments: [String], in w: Workspace, withoutThreads: Bool = false, ignoring: String? = nil) throws -> Process {
+        precondition(!withoutThreads || ignoring == nil, "one bash prefix at a time")
         _ = Subprocess.endingSignalsByDefault
         let binary = try #require(CLI.binary)
         let process = Process()

@@ -58,6 +58,7 @@ enum Subprocess {
     /// that the runs it starts take them as a run started from a terminal does: a process
     /// started in the background (`swift test &` in a script) ignores SIGINT and SIGQUIT,
     /// and every process it starts is started with them ignored, which carousel keeps.
+    /// The test process then takes them by default too, as one started from a terminal.
     static let endingSignalsByDefault: Void = {
         for number in EndingSignals.numbers where EndingSignals.isIgnored(number) { signal(number, SIG_DFL) }
     }()

@@ -21,10 +21,10 @@ public enum ImageInputs {
                 throw .input(path, Paths.missingReason(errno))
             }
             // A relative path found from a current folder that has been deleted (`../x.png`)
-            // cannot be made a URL: it is refused as a relative output is, where Foundation's
-            // lookup made it a URL that is not a file's ("not a file URL").
-            if !path.hasPrefix("/"), Paths.currentFolder() == nil {
-                throw .input(path, errno == ENOENT ? Paths.currentFolderGone : FileErrors.posixReason(errno))
+            // is refused as a relative output is; before, Foundation's lookup made it a URL
+            // that is not a file's ("not a file URL").
+            if !path.hasPrefix("/"), Paths.currentFolder() == nil, errno == ENOENT {
+                throw .input(path, Paths.currentFolderGone)
             }
             guard isFolder else {
                 urls.append(fileURL(path))

@@ -44,7 +44,8 @@ extension SceneEncoder {
     }
 
     /// Why a run whose encoder could start no thread beside the writer stopped: the system
-    /// gave none (`pthread_create`'s `EAGAIN`), as when the address space is used up.
+    /// gave none (`pthread_create`'s `EAGAIN`), as when the address space is used up or the
+    /// user may start no more processes (`ulimit -u`).
     static let noThread = "the system gives this run no thread to encode with (are memory or processes limited, as by ulimit -v or ulimit -u?)"
 }
 
