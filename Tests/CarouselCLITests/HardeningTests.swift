@@ -871,12 +871,21 @@ struct HardeningTests {
     /// Starts a long `command` (`render` or `frames`) writing `output` in `w`, sends it `signal`
     /// once its temporary output exists, and waits for it to end.
     static func signalWhileWriting(_ command: String, output: String, in w: Workspace, signal: Int32) throws -> Process {
-        let process = try start([command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"], in: w)
+        let process = try startWriting(command, output: output, in: w)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process
+    }
+
+    /// Starts a long `command` writing `output` in `w` (with the signals `ignoring` names
+    /// ignored, as ``start(_:in:withoutThreads:ignoring:)`` takes them), and returns once its
+    /// temporary output exists.
+    static func startWriting(_ command: String, output: String, in w: Workspace, ignoring: String? = nil) throws -> Process {
+        let process = try start([command, "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", output, "--quiet"],
+                                in: w, ignoring: ignoring)
         let deadline = Date().addingTimeInterval(60)
         while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
         #expect(!w.leftovers.isEmpty, "the run was signalled while writing")
-        kill(process.processIdentifier, signal)
-        process.waitUntilExit()
         return process
     }
 
@@ -889,11 +898,7 @@ struct HardeningTests {
         let w = try Workspace()
         defer { w.remove() }
         let before = w.data("keep.gif")
-        let process = try Self.start(["render", "--size", "1280x720", "--fps", "50", "--hold", "6", "-o", "keep.gif", "--quiet"],
-                                     in: w, ignoring: "INT HUP QUIT")
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && w.leftovers.isEmpty && Date() < deadline { usleep(5_000) }
-        #expect(!w.leftovers.isEmpty, "the run was signalled while writing")
+        let process = try Self.startWriting("render", output: "keep.gif", in: w, ignoring: "INT HUP QUIT")
         for signalNumber in [SIGINT, SIGHUP, SIGQUIT] { kill(process.processIdentifier, signalNumber) }
         usleep(500_000)
         #expect(process.isRunning, "the ignored signals left the run going")
