@@ -23,7 +23,7 @@ struct HardeningTests {
         Case(arguments: ["render", "imgs", "--easing", "spring(1e308,0.4)"], status: 64, says: "--easing: expected linear"),
         Case(arguments: ["render", "imgs", "--script", "next 1 spring(1e308,0.4)"], status: 1, says: "is not an easing"),
         Case(arguments: ["render", "imgs", "--config", "spring.json"], status: 64, says: "spring.json: key \"easing\": expected linear"),
-        Case(arguments: ["render", "imgs", "--clones", "9223372036854775807"], status: 64, says: "--clones: must be 0...100000 per side"),
+        Case(arguments: ["render", "imgs", "--clones", "9223372036854775807"], status: 64, says: "--clones: must be 1...100000 per side"),
         Case(arguments: ["render", "imgs", "--item-width", "9223372036854775807"], status: 64, says: "--item-width: must be 1...1000000"),
         Case(arguments: ["render", "imgs", "--spacing", "9223372036854775807"], status: 64, says: "--spacing: must be 0...1000000"),
         Case(arguments: ["render", "imgs", "--size", "9223372036854775807x1"], status: 64, says: "--size: width and height must be 1...65535"),
@@ -48,7 +48,7 @@ struct HardeningTests {
         // A negative count is a whole number, but not one of clones (before: "a whole number of
         // clones per side, got \"-1\"").
         Case(arguments: ["render", "imgs", "--clones=-1"], status: 64,
-             says: "--clones: expected auto, set or a whole number of clones per side, from 0, got \"-1\""),
+             says: "--clones: expected auto, set or a whole number of clones per side, from 1, got \"-1\""),
         // A key twice inside a value is bad JSON, not an option given twice (before: `key "a":
         // given twice ...; give each option once`); an empty unknown key is named as any other.
         Case(arguments: ["render", "imgs", "--config", "nested-twice.json"], status: 1,

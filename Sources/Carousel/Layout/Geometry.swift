@@ -93,7 +93,7 @@ public struct Geometry: Equatable, Sendable {
             }
             (leftClones, rightClones) = (k, k)
         case .count:
-            throw .invalidOption(key: .clones, reason: "must be 0...\(ClonePolicy.maximumCount) per side, got \(clones)")
+            throw .invalidOption(key: .clones, reason: "must be 1...\(ClonePolicy.maximumCount) per side, got \(clones)")
         case .set:
             let sets = max(1, (max(need.left, need.right) + count - 1) / count)
             (leftClones, rightClones) = (sets * count, sets * count)

@@ -86,7 +86,7 @@ public struct CarouselOptions: Equatable, Sendable {
                 : "must be 0...\(PixelSize.lengths.upperBound), got \(spacing)"
         case .clones:
             guard case .count(let k) = clones else { return nil }
-            return (0...ClonePolicy.maximumCount).contains(k) ? nil : "must be 0...\(ClonePolicy.maximumCount) per side, got \(k)"
+            return (0...ClonePolicy.maximumCount).contains(k) ? nil : "must be 1...\(ClonePolicy.maximumCount) per side, got \(k)"
         case .hold:
             return hold.durationRefusal
         case .duration:

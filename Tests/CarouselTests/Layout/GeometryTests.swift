@@ -30,6 +30,26 @@ struct GeometryTests {
         }
     }
 
+    /// Every layout needs a clone on each side (the help gives `--clones K` as 1...100000):
+    /// items narrower, as wide and wider than the viewport, odd and even sizes, both
+    /// alignments. `0` is refused as too few, naming the fewest.
+    @Test func everyLayoutNeedsAClonePerSide() throws {
+        for width in [1, 2, 3, 99, 100, 101, 640] {
+            for item in [1, 2, 50, 99, 100, 101, 1000, 1_000_000] {
+                for spacing in [0, 1, 7, 1_000_000] {
+                    for align in ItemAlignment.allCases {
+                        let need = Geometry.minimumClones(width: width, itemWidth: item, spacing: spacing, alignment: align)
+                        #expect(need.left >= 1 && need.right >= 1, "W \(width), item \(item), spacing \(spacing), \(align): \(need)")
+                    }
+                }
+            }
+        }
+        #expect(throws: CarouselError.invalidOption(key: .clones, reason: "0 per side is too few for this layout; it needs at least 1 (1 before, 1 after)")) {
+            try Geometry(count: 5, width: 640, height: 10, itemWidth: 640, spacing: 0, alignment: .center, clones: .count(0))
+        }
+        #expect(OptionKey.clones.help.contains("1...\(ClonePolicy.maximumCount)"))
+    }
+
     @Test func setRepeatsWholeSets() throws {
         let g = try Geometry(count: 2, width: 400, height: 10, itemWidth: 100, spacing: 0, alignment: .center, clones: .set)
         #expect(g.leftClones % 2 == 0 && g.leftClones >= 3)

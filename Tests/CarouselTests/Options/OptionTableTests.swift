@@ -128,8 +128,8 @@ struct OptionTableTests {
         let fromFile: [(String, OptionKey, String)] = [
             ("{\"fps\": 1e400}", .fps, "must be 1...50, got 1e400"),
             ("{\"fps\": -1e400}", .fps, "must be 1...50, got -1e400"),
-            ("{\"clones\": 99999999999999999999}", .clones, "must be 0...100000 per side, got 99999999999999999999"),
-            ("{\"clones\": 1e400}", .clones, "must be 0...100000 per side, got 1e400"),
+            ("{\"clones\": 99999999999999999999}", .clones, "must be 1...100000 per side, got 99999999999999999999"),
+            ("{\"clones\": 1e400}", .clones, "must be 1...100000 per side, got 1e400"),
             ("{\"hold\": 1e400}", .hold, "must be 0 to 3600 seconds, got 1e400"),
             ("{\"dotSize\": 1E+400}", .dotSize, "must be above 0 and at most 1000, got 1E+400"),
             ("{\"dotGap\": 99999999999999999999}", .dotGap, "must be 0...1000, got 99999999999999999999"),
@@ -142,7 +142,7 @@ struct OptionTableTests {
         }
         var options = CarouselOptions()
         let typed: [(OptionKey, String, String)] = [
-            (.clones, "99999999999999999999", "must be 0...100000 per side, got 99999999999999999999"),
+            (.clones, "99999999999999999999", "must be 1...100000 per side, got 99999999999999999999"),
             (.size, "640x99999999999999999999", "width and height must be 1...65535, got 640x99999999999999999999"),
             (.dotSize, "99999999999999999999", "must be above 0 and at most 1000, got 99999999999999999999"),
             (.touchSize, String(repeating: "9", count: 400), "must be above 0 and at most 1000, got " + String(repeating: "9", count: 400)),
