@@ -32,10 +32,11 @@ struct CarouselPlugin: CommandPlugin {
         // The plugin catches them with a handler that does nothing rather than ignoring them:
         // a signal ignored is ignored in carousel too (a run keeps the signals it was started
         // with ignored, as under `nohup`), where a handler is reset to the default at `exec`.
+        let child = Child(process: process)
         let forwarded = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number) { _ in }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { if process.processIdentifier > 0 { kill(process.processIdentifier, number) } }
+            source.setEventHandler { child.signal(number) }
             source.resume()
             return source
         }
@@ -46,7 +47,7 @@ struct CarouselPlugin: CommandPlugin {
         let parent = getppid()
         let watch = DispatchSource.makeTimerSource(queue: .global())
         watch.schedule(deadline: .now() + .milliseconds(200), repeating: .milliseconds(200))
-        watch.setEventHandler { if getppid() != parent { kill(process.processIdentifier, SIGHUP) } }
+        watch.setEventHandler { if getppid() != parent { child.signal(SIGHUP) } }
         watch.resume()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -73,6 +74,19 @@ struct CarouselPlugin: CommandPlugin {
             if argument == "-o" || argument == "--output", k + 1 < arguments.count, arguments[k + 1] == "-" { return argument }
         }
         return nil
+    }
+
+    /// The `carousel` process, as the signal and watch handlers reach it from Dispatch's
+    /// threads (where a handler may have to be `Sendable`, and `Process` is not in every SDK).
+    struct Child: @unchecked Sendable {
+        let process: Process
+
+        /// Sends `number` to carousel once it runs (a process identifier of 0 would be the
+        /// plugin's own group).
+        func signal(_ number: Int32) {
+            let pid = process.processIdentifier
+            if pid > 0 { kill(pid, number) }
+        }
     }
 
     /// The `carousel` run failed; it has said why on stderr.
