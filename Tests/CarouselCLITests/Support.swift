@@ -209,8 +209,18 @@ enum CFunction {
         var description: String { "\(name) is not in the C library" }
     }
 
+    /// `RTLD_DEFAULT`, every loaded image, which Swift does not import: a null handle on
+    /// glibc, -2 on Darwin (where dyld refuses a null one as an invalid handle).
+    static var everyImage: UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+        UnsafeMutableRawPointer(bitPattern: -2)
+        #else
+        UnsafeMutableRawPointer(bitPattern: 0)
+        #endif
+    }
+
     static func load<T>(_ name: String, as type: T.Type) throws -> T {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { throw Missing(name: name) }
+        guard let symbol = dlsym(everyImage, name) else { throw Missing(name: name) }
         return unsafeBitCast(symbol, to: type)
     }
 }

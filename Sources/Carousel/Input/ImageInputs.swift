@@ -88,12 +88,12 @@ public enum ImageInputs {
     package static func passedOver(_ paths: [String], output: String? = nil) -> [(folder: String, images: String)] {
         var found: [(folder: String, images: String)] = []
         var written = stat()
-        let outputFile = output.flatMap { $0 != "-" && stat($0, &written) == 0 ? [UInt64(written.st_dev), UInt64(written.st_ino)] : nil }
+        let outputFile = output.flatMap { $0 != "-" && stat($0, &written) == 0 ? [UInt64(truncatingIfNeeded: written.st_dev), UInt64(written.st_ino)] : nil }
         // A folder is known by its device and inode, however its path is spelt (`imgs`, `imgs/`).
         var seen: Set<[UInt64]> = []
         for path in paths where Paths.isFolder(path) == true {
             var info = stat()
-            guard stat(path, &info) == 0, seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted,
+            guard stat(path, &info) == 0, seen.insert([UInt64(truncatingIfNeeded: info.st_dev), UInt64(info.st_ino)]).inserted,
                   (try? listing(ofFolder: path)) != nil else { continue }
             let others = otherImages(inFolder: path, excluding: outputFile)
             if !others.isEmpty { found.append((path, others)) }
@@ -139,7 +139,7 @@ public enum ImageInputs {
                 full.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &info) == 0 }
             }
             guard found, info.st_mode & S_IFMT == S_IFREG,
-                  [UInt64(info.st_dev), UInt64(info.st_ino)] != excluded else { continue }
+                  [UInt64(truncatingIfNeeded: info.st_dev), UInt64(info.st_ino)] != excluded else { continue }
             counts[ext, default: 0] += 1
         }
         return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")

@@ -54,7 +54,7 @@ package enum InputFile {
         let device: UInt64
         let inode: UInt64
         init(_ info: stat) {
-            device = UInt64(info.st_dev)
+            device = UInt64(truncatingIfNeeded: info.st_dev)
             inode = UInt64(info.st_ino)
         }
     }

@@ -6,6 +6,13 @@ import Darwin
 #endif
 import Testing
 
+/// The thread that made it, to compare with from a `@Sendable` closure: `pthread_t` is an
+/// integer on Linux, but a pointer, which is not `Sendable`, on Darwin.
+private struct ThisThread: @unchecked Sendable {
+    let thread = pthread_self()
+    var isCurrent: Bool { pthread_equal(pthread_self(), thread) != 0 }
+}
+
 struct WorkersTests {
     /// Every index is handed out once, whatever the number of iterations against the cores.
     @Test(arguments: [0, 1, 2, 3, 17, 1000])
@@ -22,10 +29,10 @@ struct WorkersTests {
         let nested = Calls(1)
         let index = NextSlot()
         let started = Workers.start(3) {
-            let me = pthread_self()
+            let me = ThisThread()
             calls.add(index.take())
             Workers.perform(iterations: 50) { _ in
-                if pthread_equal(pthread_self(), me) == 0 { nested.add(0) }
+                if !me.isCurrent { nested.add(0) }
             }
         }
         #expect(started.count == 3)
