@@ -57,10 +57,10 @@ public struct PNGSequenceEncoder: Sendable {
     /// index written with as many digits as the folder's last index takes, and at least five,
     /// and `.png`. Every name of a folder is as long as the others, so the names sort in
     /// frame order: `frame-00000.png` ... `frame-99999.png`, and in a folder of more than
-    /// 100,000 frames `frame-000000.png` ....
+    /// 100,000 frames `frame-000000.png` .... A `frameCount` below 1 counts as 1.
     public static func fileName(_ i: Int, of frameCount: Int) -> String {
         let digits = String(i)
-        let width = max(5, String(max(0, frameCount - 1)).count)
+        let width = max(5, String(frameCount > 1 ? frameCount - 1 : 0).count)
         return "frame-" + String(repeating: "0", count: max(0, width - digits.count)) + digits + ".png"
     }
 }

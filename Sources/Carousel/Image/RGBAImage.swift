@@ -26,9 +26,10 @@ public struct RGBAImage: Equatable, Sendable {
 
     /// Creates an image from its pixels.
     ///
-    /// - Precondition: `pixels.count == width * height * 4`.
+    /// - Precondition: `width >= 0 && height >= 0`, and `pixels.count == width * height * 4`.
     public init(width: Int, height: Int, pixels: [UInt8]) {
-        precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
+        let (area, overflow) = width.multipliedReportingOverflow(by: height)
+        precondition(width >= 0 && height >= 0 && !overflow && area <= Int.max / 4 && pixels.count == area * 4,
                      "RGBAImage: pixel buffer does not match \(width)x\(height)")
         self.width = width
         self.height = height

@@ -6,12 +6,21 @@
 /// is copied exactly, and so is the part a fill or stretch shows at scale 1 from a
 /// whole pixel (an image as tall as the item and wider, say: a crop).
 public enum ItemFitter {
-    /// `image` fitted into `width x height` by `mode`, composited over `background`. The
-    /// image and the item are at least 1x1 (``Carousel`` refuses images without pixels).
+    /// The longest side of an item (2^30): far past what the options allow (an item
+    /// 1,000,000 wide, 65,535 high), and short of what the scaling's arithmetic overflows at.
+    public static let maximumSide = 1 << 30
+
+    /// `image` fitted into `width x height` by `mode`, composited over `background`.
+    ///
+    /// - Precondition: the image and the item are at least 1x1 (``Carousel`` refuses images
+    ///   without pixels), and the item's sides are at most ``maximumSide`` (its pixels must
+    ///   also fit in memory).
     public static func fit(_ image: RGBAImage, width: Int, height: Int, mode: FitMode,
                            background: RGBA) -> RGBAImage {
-        precondition(image.width >= 1 && image.height >= 1 && width >= 1 && height >= 1,
-                     "ItemFitter.fit: a \(image.width)x\(image.height) image into \(width)x\(height); both at least 1x1")
+        precondition(image.width >= 1 && image.height >= 1 && (1...maximumSide).contains(width)
+                     && (1...maximumSide).contains(height),
+                     "ItemFitter.fit: a \(image.width)x\(image.height) image into \(width)x\(height); "
+                     + "both at least 1x1, the item at most \(maximumSide) a side")
         let iw = Double(image.width), ih = Double(image.height)
         let w = Double(width), h = Double(height)
         // Stretch and fill cover the whole item; fit letterboxes it over the background.

@@ -4,6 +4,9 @@
 public enum PaddedStrip {
     /// Builds the strip from items already fitted to `itemWidth x H`.
     ///
+    /// - Precondition: `items` holds one item for each of the geometry's pages
+    ///   (`items.count == geometry.count`).
+    ///
     /// Rows are written in bands on all cores, each row once: the background, then every
     /// item's row over it (the strip is tens of megabytes at retina sizes, and the first
     /// touch of its memory costs as much as the writing).

@@ -17,6 +17,13 @@ public protocol Overlay: Sendable {
     var colors: [RGBA] { get }
 }
 
+/// The frame row just below `rows` rows drawn from row `top` (`Int.max` where that row is past
+/// `Int`): any `top` draws what falls in those rows, and nothing past the frame.
+func rowsEnd(top: Int, rows: Int) -> Int {
+    let (end, overflow) = top.addingReportingOverflow(rows)
+    return overflow ? Int.max : end
+}
+
 extension Overlay {
     /// Draws on `image`, a whole frame described by `frame`.
     public func draw(on image: inout RGBAImage, frame: OverlayFrame) {

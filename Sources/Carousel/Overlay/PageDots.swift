@@ -30,8 +30,8 @@ public enum DotsSwitch: String, CaseIterable, Codable, Sendable {
                      "DotsSwitch.page: \(count) pages at position \(state.position); at least 1 page, at a finite position")
         switch self {
         case .half:
-            let nearest = Int(roundedHalfUp(state.position))
-            return ((nearest % count) + count) % count
+            let remainder = Int(roundedHalfUp(state.position)) % count
+            return remainder < 0 ? remainder + count : remainder
         case .start:
             return state.to
         case .end:
@@ -128,7 +128,7 @@ public struct PageDots: Equatable, Sendable {
 
     /// A current page outside `0..<count` taken at the nearest end, as ``layout(count:current:width:viewportHeight:)``,
     /// ``pages(count:current:width:viewportHeight:)`` and the drawing take it.
-    static func clamped(_ current: Int, count: Int) -> Int { min(max(current, 0), max(0, count - 1)) }
+    static func clamped(_ current: Int, count: Int) -> Int { count >= 1 ? min(max(current, 0), count - 1) : 0 }
 
     /// Which page each dot of `layout(count:current:...)` stands for.
     public func pages(count: Int, current: Int, width: Int, viewportHeight: Int) -> [Int] {
@@ -162,7 +162,8 @@ public struct PageDots: Equatable, Sendable {
         let r = dot.diameter / 2
         guard r > 0 else { return }
         let x0 = max(0, Int((dot.x - r).rounded(.down))), x1 = min(image.width - 1, Int((dot.x + r).rounded(.up)))
-        let y0 = max(top, Int((dot.y - r).rounded(.down))), y1 = min(top + image.height - 1, Int((dot.y + r).rounded(.up)))
+        let y0 = max(top, Int((dot.y - r).rounded(.down)))
+        let y1 = min(rowsEnd(top: top, rows: image.height) - 1, Int((dot.y + r).rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return }
         let n = 4
         for py in y0...y1 {

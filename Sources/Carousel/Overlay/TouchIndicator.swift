@@ -80,7 +80,7 @@ extension TouchIndicator: Overlay {
         let box = box(of: touch)
         let r = size / 2, inner = max(0, r - TouchIndicator.ringWidth)
         let x0 = max(0, box.x0), x1 = min(image.width, box.x1)
-        let y0 = max(top, box.y0), y1 = min(top + image.height, box.y1)
+        let y0 = max(top, box.y0), y1 = min(rowsEnd(top: top, rows: image.height), box.y1)
         guard x0 < x1, y0 < y1 else { return }
         let n = 4
         for py in y0..<y1 {

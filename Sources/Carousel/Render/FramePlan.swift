@@ -126,13 +126,19 @@ public struct FramePlan: Sendable {
     }
 
     /// Timeline frame `i`, exactly: all its rows.
+    ///
+    /// - Precondition: `i` is in `0..<timelineFrames`.
     public func picture(_ i: Int) -> RGBAImage {
-        pictureRows(i, 0)
+        precondition(i >= 0 && i < timelineFrames, "FramePlan.picture: frame \(i) of \(timelineFrames)")
+        return pictureRows(i, 0)
     }
 
     /// The timeline frames done once planned frame `k` is written, for progress.
+    ///
+    /// - Precondition: `k` is in `frames.indices`.
     public func framesDone(through k: Int) -> Int {
-        k + 1 < frames.count ? frames[k + 1].source : timelineFrames
+        precondition(frames.indices.contains(k), "FramePlan.framesDone: planned frame \(k) of \(frames.count)")
+        return k + 1 < frames.count ? frames[k + 1].source : timelineFrames
     }
 }
 

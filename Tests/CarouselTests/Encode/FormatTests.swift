@@ -45,6 +45,10 @@ struct FormatTests {
         #expect(PNGSequenceEncoder.fileName(7) == "frame-00007.png")
         #expect(PNGSequenceEncoder.fileName(99_999, of: 100_000) == "frame-99999.png")
         #expect(PNGSequenceEncoder.fileName(0, of: 100_000) == "frame-00000.png")
+        for none in [0, -1, Int.min] {
+            #expect(PNGSequenceEncoder.fileName(0, of: none) == "frame-00000.png", "of \(none)")
+        }
+        #expect(PNGSequenceEncoder.fileName(0, of: Int.max) == "frame-" + String(repeating: "0", count: 19) + ".png")
         #expect(PNGSequenceEncoder.fileName(0, of: 100_001) == "frame-000000.png")
         #expect(PNGSequenceEncoder.fileName(100_000, of: 100_001) == "frame-100000.png")
         #expect(PNGSequenceEncoder.fileName(5, of: 1) == "frame-00005.png")

@@ -176,4 +176,31 @@ struct PageDotsTests {
             #expect(drawn == lit, "current \(current)")
         }
     }
+
+    /// Any count or `top` a caller gives is taken without overflowing: no pages below 1, the
+    /// half rule at any count, and rows drawn from a `top` at either end of `Int` (the rows
+    /// are then far from every dot, so nothing is drawn).
+    @Test func extremeCountsAndRows() {
+        let dots = PageDots()
+        for count in [Int.min, -1, 0] {
+            #expect(dots.pages(count: count, current: 0, width: 10, viewportHeight: 10).isEmpty)
+            #expect(dots.layout(count: count, current: 0, width: 10, viewportHeight: 10).isEmpty)
+        }
+        let far = FrameState(index: 0, position: 1e15, from: 0, to: 0, moving: false, jumped: false)
+        #expect(DotsSwitch.half.page(for: far, count: Int.max) == 1_000_000_000_000_000)
+        let before = FrameState(index: 0, position: -3, from: 0, to: 0, moving: false, jumped: false)
+        #expect(DotsSwitch.half.page(for: before, count: Int.max) == Int.max - 3)
+        #expect(DotsSwitch.half.page(for: before, count: 5) == 2)
+        let frame = OverlayFrame(state: FrameState(index: 0, position: 0, from: 0, to: 0, moving: false, jumped: false),
+                                 page: 0, count: 3, width: 20, viewportHeight: 20)
+        let blank = RGBAImage(width: 20, height: 20)
+        for top in [Int.max, Int.max - 5, Int.min, Int.min + 5] {
+            var rows = blank
+            dots.draw(on: &rows, top: top, frame: frame)
+            #expect(rows == blank, "top \(top)")
+        }
+        var whole = blank
+        dots.draw(on: &whole, top: 0, frame: frame)
+        #expect(whole != blank, "from row 0 the dots are drawn")
+    }
 }

@@ -21,5 +21,12 @@ struct TouchIndicatorTests {
         var image = blank
         indicator.draw(on: &image, top: 0, frame: frame(0))
         #expect(image[40, 30] != RGBA(r: 0, g: 0, b: 0))
+        // Rows from a `top` at either end of `Int` lie far from the finger: nothing is drawn
+        // (`top + rows` overflowed near `Int.max`).
+        for top in [Int.max, Int.max - 5, Int.min, Int.min + 5] {
+            var rows = blank
+            indicator.draw(on: &rows, top: top, frame: frame(0))
+            #expect(rows == blank, "top \(top)")
+        }
     }
 }
