@@ -18,40 +18,6 @@ import Darwin
 /// output was already in place (a signal while the previous frames folder is being removed).
 /// A crash signal (and SIGSYS, a system call refused) removes them with async-signal-safe
 /// calls and then goes on to the handler that was there before (Swift's crash report).
-#if os(Linux)
-/// The C `struct sigaction` (its name is also the function's).
-typealias SignalAction = Glibc.sigaction
-#elseif canImport(Darwin)
-/// The C `struct sigaction` (its name is also the function's).
-typealias SignalAction = Darwin.sigaction
-#endif
-
-#if os(Linux) || canImport(Darwin)
-/// A crash handler's C signature.
-typealias CrashHandler = @convention(c) (Int32, UnsafeMutablePointer<siginfo_t>?, UnsafeMutableRawPointer?) -> Void
-
-extension SignalAction {
-    /// The three-argument handler (`sa_sigaction`), kept in a union whose name differs:
-    /// glibc's `__sigaction_handler`, Darwin's `__sigaction_u`.
-    var handler: CrashHandler? {
-        get {
-            #if os(Linux)
-            __sigaction_handler.sa_sigaction
-            #else
-            __sigaction_u.__sa_sigaction
-            #endif
-        }
-        set {
-            #if os(Linux)
-            __sigaction_handler.sa_sigaction = newValue
-            #else
-            __sigaction_u.__sa_sigaction = newValue
-            #endif
-        }
-    }
-}
-#endif
-
 enum SignalCleanup {
     /// Held by the cleanup of a signal from its start to the exit that ends it.
     private static let cleanup = Lock()
@@ -96,7 +62,7 @@ enum SignalCleanup {
         // one line and exit 1 with the temporary removed, rather than SIGXFSZ ending the
         // process silently and leaving it.
         signal(SIGXFSZ, SIG_IGN)
-        #if os(Linux) || canImport(Darwin)
+        #if canImport(Glibc) || canImport(Darwin)
         installCrashHandlers()
         #endif
     }
@@ -115,9 +81,7 @@ enum SignalCleanup {
     /// with 0 where the output was already in place (a signal while the previous frames
     /// folder is being removed).
     private static func waitForEndingSignal(_ taken: [Int32]) {
-        var ending = sigset_t()
-        sigemptyset(&ending)
-        for number in taken { sigaddset(&ending, number) }
+        var ending = EndingSignals.set(of: taken)
         var number: Int32 = 0
         while sigwait(&ending, &number) != 0 {}
         cleanup.lock()
@@ -125,7 +89,7 @@ enum SignalCleanup {
         _exit(committed ? 0 : 128 + number)
     }
 
-    #if os(Linux) || canImport(Darwin)
+    #if canImport(Glibc) || canImport(Darwin)
     private static func installCrashHandlers() {
         TemporaryFiles.prepareForCrashCleanup()
         for signalNumber in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS] {

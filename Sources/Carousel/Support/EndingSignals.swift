@@ -23,10 +23,13 @@ package enum EndingSignals {
     package static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGVTALRM]
 
     /// The signals as a set.
-    package static var set: sigset_t {
+    package static var set: sigset_t { Self.set(of: numbers) }
+
+    /// `signals` as a set.
+    package static func set(of signals: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for number in numbers { sigaddset(&set, number) }
+        for number in signals { sigaddset(&set, number) }
         return set
     }
 
@@ -42,14 +45,10 @@ package enum EndingSignals {
     /// Whether signal `number` is set to be ignored (`SIG_IGN`) in this process, as it is
     /// in a process started with it ignored until something sets it otherwise.
     package static func isIgnored(_ number: Int32) -> Bool {
-        #if canImport(Glibc)
-        var action = Glibc.sigaction()
+        #if canImport(Glibc) || canImport(Darwin)
+        var action = SignalAction()
         guard sigaction(number, nil, &action) == 0, action.sa_flags & Int32(SA_SIGINFO) == 0 else { return false }
-        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-        #elseif canImport(Darwin)
-        var action = Darwin.sigaction()
-        guard sigaction(number, nil, &action) == 0, action.sa_flags & Int32(SA_SIGINFO) == 0 else { return false }
-        return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+        return unsafeBitCast(action.plainHandler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
         #else
         return false
         #endif

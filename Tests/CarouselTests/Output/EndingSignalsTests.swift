@@ -54,12 +54,8 @@ struct EndingSignalsTests {
     /// A signal that comes while they are held back waits, and is taken as the mask is put back.
     @Test func aSignalHeldBackIsTakenOnceTheMaskIsBack() throws {
         try takingEndingSignals { () throws in
-            var action = sigaction(), previous = sigaction()
-            #if os(Linux)
-            action.__sigaction_handler.sa_handler = { _ in hangupsTaken += 1 }
-            #else
-            action.__sigaction_u.__sa_handler = { _ in hangupsTaken += 1 }
-            #endif
+            var action = SignalAction(), previous = SignalAction()
+            action.plainHandler = { _ in hangupsTaken += 1 }
             sigemptyset(&action.sa_mask)
             try #require(sigaction(SIGHUP, &action, &previous) == 0)
             defer { sigaction(SIGHUP, &previous, nil) }
