@@ -131,7 +131,8 @@ struct EcosystemTests {
     }
 
     /// The release archive's binary renders the default carousel with no Swift toolchain
-    /// on PATH or LD_LIBRARY_PATH, links no Swift library, and says its version.
+    /// on PATH or LD_LIBRARY_PATH, links no Swift library, says its version, and carries its
+    /// symbol table without the debug information.
     @Test(.enabled(if: onLinux, "scripts/make-release builds the Linux archive"))
     func releaseArchiveRunsWithoutSwift() throws {
         let made = try Self.run("/bin/bash", ["scripts/make-release"], in: Self.root)
@@ -160,6 +161,10 @@ struct EcosystemTests {
         #expect(ldd.status == 0 && libraries.contains("libc.so"))
         #expect(!libraries.lowercased().contains("swift") && !libraries.contains("libFoundation") && !libraries.contains("libdispatch"),
                 "\(libraries)")
+        let sections = try Self.run("/usr/bin/readelf", ["-S", "-W", binary], in: work, clean: true)
+        let names = String(decoding: sections.stdout, as: UTF8.self)
+        #expect(sections.status == 0 && names.contains(" .symtab ") && !names.contains(" .debug_"),
+                "no debug information, the symbol table kept: \(names)")
     }
 
     /// The Swift blocks of a Markdown file.
