@@ -3,7 +3,8 @@ import Foundation
 /// libFuzzer target: the encoders, from small images and options read from the bytes
 /// (`FuzzRender`). Any input must render or throw a one-line `CarouselError`; never crash,
 /// read or write out of bounds, or leak; the file must have none of `FuzzRender.problems`
-/// (a GIF is decoded by the suite's giflib reader, which `scripts/fuzz` compiles in). One
+/// (a GIF or a WebP is decoded by the suite's giflib or libwebp reader, which `scripts/fuzz`
+/// compiles in; an APNG by the library's own `APNGDecoder`). One
 /// frame, chosen by the last byte, goes through `carousel frames`' PNG writer and back
 /// through libpng, and must come back pixel for pixel.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -249,13 +249,10 @@ struct EcosystemTests {
 /// average (spec 5b), scored by the `ssimulacra2` Python package on every 12th frame.
 @Suite(.enabled(if: SlowTests.enabled, "scores every 12th frame with Python's ssimulacra2; set CAROUSEL_SLOW_TESTS=1 to run it (CI does)"))
 struct WebPQualityTests {
+    /// In the slow tier only, and there whatever Python has: without ssimulacra2 the test fails.
     @Test func defaultQualityScores85() throws {
-        let probe = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import ssimulacra2, PIL"],
-                                       in: FileManager.default.temporaryDirectory)
-        guard probe.status == 0 else {
-            print("skipped: python3 with ssimulacra2 and Pillow is needed (pip install ssimulacra2 pillow)")
-            return
-        }
+        try #require(Python.imports(["ssimulacra2", "PIL"]),
+                     "python3 with ssimulacra2 and Pillow scores the frames (pip install ssimulacra2 pillow; .ci/run installs them)")
         let w = try Workspace()
         defer { w.remove() }
         for arguments in [["render", "-o", "banner.webp", "--quiet"], ["frames", "-o", "exact", "--quiet"]] {

@@ -462,14 +462,25 @@ struct HardeningTests {
         return run("-i")
     }
 
+    /// Makes a copy of /dev/full (major 1, minor 7) at `path`; whether it did.
+    static func makeFullDevice(at path: String) -> Bool {
+        mknod(path, S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0
+    }
+
+    /// Whether tests may make a character device here (`mknod`: root, outside a container
+    /// that forbids it).
+    static var canMakeDevice: Bool {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("carousel-mknod-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        return makeFullDevice(at: path)
+    }
+
     /// A character device is written directly and never replaced (a copy of /dev/full: the write fails).
-    @Test func characterDeviceIsNeverReplaced() throws {
+    @Test(.enabled(if: canMakeDevice, "mknod of a character device needs root"))
+    func characterDeviceIsNeverReplaced() throws {
         let w = try Workspace()
         defer { w.remove() }
-        guard mknod(w.path("full.gif"), S_IFCHR | 0o666, dev_t((1 << 8) | 7)) == 0 else {  // major 1, minor 7
-            print("skipped: mknod needs root here")
-            return
-        }
+        try #require(Self.makeFullDevice(at: w.path("full.gif")), "mknod full.gif")
         let result = try CLI.run(["render", "imgs", "--hold", "0.2", "-o", "full.gif", "--quiet"], in: w.url)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: full.gif: "))
@@ -667,34 +678,35 @@ struct HardeningTests {
         #expect(try CLI.run(["frames", "imgs", "--hold", "0.3", "-o", "out", "--quiet"], in: w.url).status == 0)
     }
 
-    /// Whether tests may run carousel as another user: as root, with setpriv.
-    static var canRunAsNobody: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") }
+    /// Runs carousel as nobody (uid and gid 65534, through setpriv) with `arguments` in `folder`.
+    static func runAsNobody(_ arguments: [String], in folder: URL) throws -> CLI.Result {
+        guard let binary = CLI.binary else { throw CLI.Missing() }
+        return try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                  ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: folder)
+    }
 
-    /// Runs carousel as nobody (uid and gid 65534, through setpriv) in `w`, whose folder it
-    /// opens to every user; nil, saying the test skipped, where nobody cannot run the binary.
-    static func runnerAsNobody(in w: Workspace) throws -> (([String]) throws -> CLI.Result)? {
-        let binary = try #require(CLI.binary)
-        let run = { (arguments: [String]) throws -> CLI.Result in
-            try Subprocess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                               ["--reuid=65534", "--regid=65534", "--clear-groups", binary.path] + arguments, in: w.url)
-        }
-        guard try run(["--version"]).status == 0 else {
-            print("skipped: nobody cannot run \(binary.path) here (a folder on its way is closed to other users)")
-            return nil
-        }
+    /// Whether tests may run carousel as another user: as root, with setpriv, and with every
+    /// folder on the way to the binary open to other users.
+    static var canRunAsNobody: Bool {
+        geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+            && (try? runAsNobody(["--version"], in: URL(fileURLWithPath: "/")))?.status == 0
+    }
+
+    /// Runs carousel as nobody in `w`, whose folder it opens to every user.
+    static func runnerAsNobody(in w: Workspace) -> ([String]) throws -> CLI.Result {
         chmod(w.url.path, 0o777)
-        return run
+        return { arguments in try runAsNobody(arguments, in: w.url) }
     }
 
     /// As a user who is not root, a frames folder whose files that user cannot remove (a
     /// read-only folder; a sticky folder holding another user's files) is refused before
     /// anything is written, the folder as it was. Before, the new frames were swapped in and
     /// the run failed after, the old frames left beside them in `.NAME.XXXXXX.old`.
-    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root and setpriv"))
+    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root, setpriv and the binary open to other users"))
     func framesFolderAnotherUserCannotEmptyIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
-        guard let asNobody = try Self.runnerAsNobody(in: w) else { return }
+        let asNobody = Self.runnerAsNobody(in: w)
         for (mode, reason) in [(mode_t(0o555), "permission denied"),
                                (0o1777, "frame-00000.png is another user's, in a folder that keeps each user's files (sticky)")] {
             try? FileManager.default.removeItem(at: w.url.appendingPathComponent("out"))
@@ -711,13 +723,12 @@ struct HardeningTests {
 
     /// An output file this user may not write (read-only to them) is refused before anything
     /// is written, as `>` refuses it, though the rename that puts a new file in place would
-    /// replace it; and so is a file marked immutable (even for root). Before, a read-only file
-    /// was replaced, and an immutable one failed with `permission denied` after the render.
-    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root and setpriv"))
+    /// replace it. Before, a read-only file was replaced.
+    @Test(.enabled(if: canRunAsNobody, "runs carousel as nobody: needs root, setpriv and the binary open to other users"))
     func fileThisUserMayNotWriteIsRefusedFirst() throws {
         let w = try Workspace()
         defer { w.remove() }
-        guard let asNobody = try Self.runnerAsNobody(in: w) else { return }
+        let asNobody = Self.runnerAsNobody(in: w)
         for (name, command) in [("kept.gif", ["render", "imgs", "--hold", "0.2"]), ("kept.png", ["frame", "imgs", "--at", "0"])] {
             try Data("kept".utf8).write(to: w.url.appendingPathComponent(name))
             chown(w.path(name), 65534, 65534)
@@ -730,16 +741,20 @@ struct HardeningTests {
             chmod(w.path(name), 0o644)
             #expect(try asNobody(command + ["-o", name, "--quiet"]).status == 0)
         }
-        guard Self.canMakeImmutable else {
-            print("skipped: the immutable file (chattr +i needs root and a file system with the attribute)")
-            return
-        }
+    }
+
+    /// An output file marked immutable is refused before anything is written, even for root.
+    /// Before, the run failed with `permission denied` after the render.
+    @Test(.enabled(if: canMakeImmutable, "chattr +i needs root and a file system with the attribute"))
+    func immutableFileIsRefusedFirst() throws {
+        let w = try Workspace()
+        defer { w.remove() }
+        try Data("kept".utf8).write(to: w.url.appendingPathComponent("kept.gif"))
         try Self.withAttribute("i", on: "kept.gif", in: w) {
-            let before = w.data("kept.gif")
             let result = try CLI.run(["render", "imgs", "--hold", "0.3", "-o", "kept.gif", "--quiet"], in: w.url)
             #expect(result.status == 1)
             #expect(result.stderr == "error: kept.gif: cannot replace it: the file is marked immutable or append-only\n")
-            #expect(w.data("kept.gif") == before && w.leftovers.isEmpty, "\(w.leftovers)")
+            #expect(w.data("kept.gif") == Data("kept".utf8) && w.leftovers.isEmpty, "\(w.leftovers)")
         }
     }
 

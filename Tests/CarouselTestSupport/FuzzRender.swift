@@ -108,24 +108,54 @@ public enum FuzzRender {
     }
 
     /// What is wrong with `data`, `carousel` rendered in `format`, a line each; none for a
-    /// sound file. An APNG starts with PNG's signature, a WebP with its RIFF header. A GIF
-    /// decodes with giflib at the carousel's size, shows an image at every timeline frame,
-    /// and each shows exactly the pixels its timeline frame has opaque (alpha 128 or more):
-    /// what the disposal and clearing of a transparent background must get right. Nor may a
-    /// GIF keep Pillow from reading its transparency (``DecodedGIF/pillowProblems``).
+    /// sound file. Every file decodes at the carousel's size and shows an image at every
+    /// timeline frame. An APNG (read with ``APNGDecoder``) shows each timeline frame exactly,
+    /// for as many frames as its delay, an exact fraction, says. A lossy WebP (read with
+    /// libwebp's demuxer) ends each of its frames where a timeline frame ends, in
+    /// milliseconds rounded half up. A GIF (read with giflib) shows exactly the pixels its
+    /// timeline frame has opaque (alpha 128 or more): what the disposal and clearing of a
+    /// transparent background must get right. Nor may a GIF keep Pillow from reading its
+    /// transparency (``DecodedGIF/pillowProblems``).
     public static func problems(_ carousel: Carousel, format: OutputFormat, data: Data) -> [String] {
+        let fps = carousel.options.fps
+        func size(_ width: Int, _ height: Int, of kind: String) -> String? {
+            width == carousel.width && height == carousel.height ? nil
+                : "the \(kind) is \(width)x\(height), the carousel \(carousel.width)x\(carousel.height)"
+        }
         switch format {
         case .apng:
-            return data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) ? [] : ["an APNG without PNG's signature"]
+            let apng: APNGDecoder
+            do { apng = try APNGDecoder(data, name: "fuzz.apng") } catch { return ["the APNG does not decode: \(error)"] }
+            if let wrong = size(apng.width, apng.height, of: "APNG") { return [wrong] }
+            var problems: [String] = [], shown = 0
+            for (index, (image, delay)) in zip(apng.frames, apng.delays).enumerated() {
+                let (ticks, rest) = (delay.numerator * fps).quotientAndRemainder(dividingBy: max(1, delay.denominator))
+                guard rest == 0, ticks >= 1 else {
+                    return problems + ["APNG frame \(index) shows for \(delay.numerator)/\(delay.denominator) s, no whole number of frames at \(fps) fps"]
+                }
+                for k in shown..<min(shown + ticks, carousel.frameCount) where image != carousel.frame(index: k) {
+                    problems.append("timeline frame \(k): the APNG's pixels differ from the frame's")
+                }
+                shown += ticks
+            }
+            if shown != carousel.frameCount { problems.append("the APNG shows \(shown) timeline frames of \(carousel.frameCount)") }
+            return problems
         case .webp:
-            return data.starts(with: Array("RIFF".utf8)) && data.dropFirst(8).starts(with: Array("WEBP".utf8))
-                ? [] : ["a WebP without its header"]
+            let webp: DecodedWebP
+            do { webp = try DecodedWebP(data) } catch { return ["libwebp cannot decode the WebP: \(error)"] }
+            if let wrong = size(webp.width, webp.height, of: "WebP") { return [wrong] }
+            let ends = Set((1...carousel.frameCount).map { (2000 * $0 + fps) / (2 * fps) })
+            var problems = webp.timestamps.filter { !ends.contains($0) }.map { "a WebP frame ends at \($0) ms, where no timeline frame ends" }
+            if webp.timestamps != webp.timestamps.sorted() || Set(webp.timestamps).count != webp.timestamps.count {
+                problems.append("the WebP's frames end at \(webp.timestamps) ms, not in order")
+            }
+            let total = (2000 * carousel.frameCount + fps) / (2 * fps)
+            if webp.timestamps.last != total { problems.append("the WebP lasts \(webp.timestamps.last ?? 0) ms, the timeline \(total)") }
+            return problems
         case .gif:
             let gif: DecodedGIF
             do { gif = try DecodedGIF([UInt8](data)) } catch { return ["giflib cannot decode the GIF: \(error)"] }
-            guard gif.width == carousel.width && gif.height == carousel.height else {
-                return ["the GIF is \(gif.width)x\(gif.height), the carousel \(carousel.width)x\(carousel.height)"]
-            }
+            if let wrong = size(gif.width, gif.height, of: "GIF") { return [wrong] }
             let shown = gif.timelineFrames(fps: carousel.options.fps)
             var problems = shown.count == carousel.frameCount ? []
                 : ["the GIF shows \(shown.count) timeline frames of \(carousel.frameCount)"]

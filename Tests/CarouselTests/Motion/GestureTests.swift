@@ -59,7 +59,8 @@ struct GestureTests {
 
     @Test(arguments: releases)
     func velocityChoosesTheTarget(_ r: Release) throws {
-        let t = try Self.timeline(r.script)
+        // A hold after the gesture, so the timeline ends in the rest the gesture led to.
+        let t = try Self.timeline(r.script + "; hold 0.1")
         let settle = Self.settle(t)
         #expect(settle?.length == r.settle, "\(r)")
         if let settle {
@@ -67,10 +68,13 @@ struct GestureTests {
             #expect(abs(settle.q + settle.delta - r.target) < 1e-9, "\(r): target \(settle.q + settle.delta)")
         }
         // The rest after the gesture is entered at the target (a clone when outside 0..<5), then the real page.
-        let rest = try #require(t.segments.last { if case .hold = $0.motion { return true } else { return false } } ?? t.segments.last)
-        if case let .hold(page, entry) = rest.motion {
-            #expect(entry == Int(r.target) && page == ((Int(r.target) % 5) + 5) % 5, "\(r)")
+        let rest = try #require(t.segments.last)
+        guard case let .hold(page, entry) = rest.motion else {
+            Issue.record("\(r): the timeline ends in \(rest.motion), not a rest")
+            return
         }
+        #expect(entry == Int(r.target) && page == ((Int(r.target) % 5) + 5) % 5, "\(r): entry \(entry), page \(page)")
+        #expect(rest.start.microseconds == (t.releases.last?.time.microseconds ?? 0) + (r.settle ?? 0), "\(r)")
     }
 
     /// Drags that add up to a whole page, or to half of one, are that exactly: the finger's

@@ -125,8 +125,17 @@ struct PageDotsTests {
             let unlit = layout.indices.filter { frame[Int(layout[$0].x), 24] == options.dots.color }
             #expect(lit == [carousel.page(index: i)], "frame \(i)")
             #expect(unlit.count == 3, "frame \(i)")
-            #expect(carousel.page(index: i) == rule.page(for: carousel.states[i], count: 4))
         }
+        // The lit pages, 0-based: 3 frames of hold and 5 of move a page through the autoplay
+        // (frames 0...31), `prev` from 0 to 3 (32...36), then `goto 3` (1-based) from 3 to 2
+        // (37...41). Half lights a page once the move is past half way (frame 6, at 0.67),
+        // start as the move begins (frame 3), end once it has ended (frame 8).
+        let expected: [DotsSwitch: String] = [
+            .half: "000000111111112222222233333333000003333322",
+            .start: "000111111112222222233333333000003333322222",
+            .end: "000000001111111122222222333333330000033333",
+        ]
+        #expect((0..<carousel.frameCount).map { String(carousel.page(index: $0)) }.joined() == expected[rule])
     }
 
     @Test func translucentDotsBlend() {

@@ -205,13 +205,15 @@ struct CarouselRenderTests {
         // The drags end exactly on page 1 moving forward: no settle, the indicator fades at rest.
         let fading = (0..<carousel.frameCount).filter { carousel.states[$0].phase == .hold && carousel.touch(index: $0) != nil }
         #expect(fading.count >= 2)
-        var k = 0, shown = 0
+        var k = 0, shown = 0, checked = 0
         for i in 0..<carousel.frameCount {
             if k + 1 < gif.delays.count, shown + gif.delays[k] / 5 <= i { shown += gif.delays[k] / 5; k += 1 }
             guard fading.contains(i), shown == i, i > 0 else { continue }
             let rect = gif.rects[k]
             #expect(rect.width <= 46 && rect.height <= 46, "frame \(i): only the indicator's box, got \(rect)")
+            checked += 1
         }
+        #expect(checked >= 2, "a GIF frame starts at \(checked) of the fading frames \(fading)")
     }
 
     /// `touch(index:)` and `touches(index:)` trap outside `0..<frameCount`, as the other index
